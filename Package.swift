@@ -1,0 +1,137 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Courier",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .executable(name: "courier", targets: ["CourierCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .target(
+            name: "Courier",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CourierAsyncHTTPClient",
+            dependencies: [
+                "Courier",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CourierTesting",
+            dependencies: [
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "CourierCLI",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // A loopback HTTP server with the routes the transport conformance suite, the CLI tests
+        // and the client benchmark need. Not a product: it exists for tests and benchmarks.
+        .target(
+            name: "CourierTestServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/CourierTestServer",
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(
+            name: "CourierTests",
+            dependencies: ["Courier", "CourierTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CourierAsyncHTTPClientTests",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                "CourierTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CourierTestingTests",
+            dependencies: ["Courier", "CourierTesting"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CourierCLITests",
+            dependencies: ["CourierCLI", "CourierTestServer"],
+            swiftSettings: swiftSettings
+        ),
+
+        // Micro-benchmarks: `swift package benchmark`.
+        .executableTarget(
+            name: "CourierBenchmarks",
+            dependencies: [
+                "Courier",
+                "CourierTesting",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/CourierBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Loopback load generator for Benchmarks/compare/client: Courier+AHC vs raw AHC vs URLSession.
+        .executableTarget(
+            name: "client-load",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                "CourierTestServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/compare/client/Sources",
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

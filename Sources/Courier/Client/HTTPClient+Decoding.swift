@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+
+extension HTTPClient {
+    /// Judges the status and content type, then decodes the body with the endpoint's decoder.
+    func decode<Value>(
+        _ response: RawResponse,
+        for endpoint: Endpoint<Value>,
+        request: RequestSummary
+    ) throws(RequestError) -> Value {
+        guard (200..<300).contains(response.status) else {
+            throw Self.failure(for: response, request: request)
+        }
+        if let accepted = endpoint.acceptedContentTypes, let contentType = response.head.headerFields[.contentType],
+            !MediaType.matches(contentType, anyOf: accepted)
+        {
+            throw .unexpectedContentType(HTTPFailure(response, request: request), expected: accepted)
+        }
+        do {
+            return try endpoint.decode(response, endpoint.decoder ?? configuration.decoder)
+        } catch let error as RequestError {
+            throw error
+        } catch {
+            throw .decoding(
+                DecodingFailure(
+                    error,
+                    type: String(reflecting: Value.self),
+                    request: request,
+                    bodyExcerpt: Excerpt.of(response.body, contentType: response.head.headerFields[.contentType])
+                )
+            )
+        }
+    }
+
+    /// The error for a response whose status is not 2xx.
+    static func failure(for response: RawResponse, request: RequestSummary) -> RequestError {
+        let failure = HTTPFailure(response, request: request)
+        switch response.status {
+        case 401: return .unauthorized(failure)
+        case 400..<500: return .clientError(failure)
+        case 500..<600: return .serverError(failure)
+        default: return .unexpectedStatus(failure)
+        }
+    }
+}
+
+extension HTTPFailure {
+    init(_ response: RawResponse, request: RequestSummary, now: Date = Date()) {
+        let contentType = response.head.headerFields[.contentType]
+        self.init(
+            request: request,
+            status: response.status,
+            reason: response.head.status.reasonPhrase,
+            contentType: contentType,
+            retryAfter: response.head.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) },
+            bodyExcerpt: Excerpt.of(response.body, contentType: contentType)
+        )
+    }
+}
+
+extension DecodingFailure {
+    init(_ error: any Error, type: String, request: RequestSummary, bodyExcerpt: String) {
+        let path: [any CodingKey]
+        let reason: String
+        switch error as? DecodingError {
+        case .typeMismatch(let expected, let context):
+            path = context.codingPath
+            reason = "expected \(expected): \(context.debugDescription)"
+        case .valueNotFound(let expected, let context):
+            path = context.codingPath
+            reason = "expected \(expected), found null or nothing"
+        case .keyNotFound(let key, let context):
+            path = context.codingPath
+            reason = "the key '\(key.stringValue)' is missing"
+        case .dataCorrupted(let context):
+            path = context.codingPath
+            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            reason = underlying.map { "\(context.debugDescription) \($0)" } ?? context.debugDescription
+        case .none:
+            path = []
+            reason = String(describing: error)
+        @unknown default:
+            path = []
+            reason = String(describing: error)
+        }
+        self.init(
+            request: request,
+            type: type,
+            codingPath: Self.render(path),
+            reason: reason,
+            bodyExcerpt: bodyExcerpt
+        )
+    }
+
+    /// `results[3].title`.
+    static func render(_ path: [any CodingKey]) -> String {
+        var result = ""
+        for key in path {
+            if let index = key.intValue {
+                result += "[\(index)]"
+            } else {
+                result += result.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return result
+    }
+}

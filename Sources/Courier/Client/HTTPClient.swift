@@ -1,0 +1,219 @@
+public import Foundation
+public import HTTPTypes
+
+/// Sends endpoints through a transport and returns their decoded responses.
+///
+/// ```swift
+/// let transport = AsyncHTTPClientTransport()         // module CourierAsyncHTTPClient
+/// let client = HTTPClient(transport: transport)
+/// let page = try await client.send(TMDB.topRated(page: 1))
+/// try await transport.shutdown()
+/// ```
+///
+/// The client is a value: cheap to copy, safe to share between tasks. For every request it
+/// builds the URL (a configured base URL overrides the endpoint's scheme, host and port), runs
+/// the middleware, checks the ``TransportSecurityPolicy`` on every hop, follows redirects,
+/// maps error statuses to ``RequestError`` and decodes the body.
+///
+/// ## Topics
+/// - ``send(_:)``
+/// - ``response(for:)``
+/// - ``Configuration``
+public struct HTTPClient: Sendable {
+    /// How a client builds, limits and decodes requests.
+    public struct Configuration: Sendable {
+        /// Replaces every endpoint's scheme, host and port, and prefixes its path — to point a
+        /// program at a local stand-in of the real service.
+        public var baseURL: URL?
+        /// The decoder for endpoints that do not bring their own.
+        public var decoder: JSONDecoder
+        /// Header fields sent with every request; an endpoint's own fields win.
+        public var headers: HTTPFields
+        /// Which hosts may be reached over cleartext HTTP.
+        public var securityPolicy: TransportSecurityPolicy
+        /// The total time one request may take, redirects included; `nil` for none.
+        public var timeout: Duration?
+        /// The largest response body accepted, in bytes.
+        public var maxResponseSize: Int
+        /// How many redirects to follow; 0 returns 3xx responses as they are.
+        public var maxRedirects: Int
+        /// Middleware, outermost first: the first sees the request first and the response last.
+        public var middleware: [any Middleware]
+
+        /// Creates a configuration; the defaults suit talking to public JSON APIs.
+        public init(
+            baseURL: URL? = nil,
+            decoder: JSONDecoder = JSONDecoder(),
+            headers: HTTPFields = [.userAgent: "Courier/1.0"],
+            securityPolicy: TransportSecurityPolicy = .default,
+            timeout: Duration? = .seconds(60),
+            maxResponseSize: Int = 16 << 20,
+            maxRedirects: Int = 10,
+            middleware: [any Middleware] = []
+        ) {
+            self.baseURL = baseURL
+            self.decoder = decoder
+            self.headers = headers
+            self.securityPolicy = securityPolicy
+            self.timeout = timeout
+            self.maxResponseSize = maxResponseSize
+            self.maxRedirects = maxRedirects
+            self.middleware = middleware
+        }
+    }
+
+    /// The configuration the client was created with.
+    public let configuration: Configuration
+    /// The transport requests go through.
+    public let transport: any HTTPTransport
+    private let base: BaseURL?
+    private let pipeline: Middleware.Next
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - transport: Sends the requests; you shut it down when done.
+    ///   - configuration: Base URL, decoder, limits, policy and middleware.
+    public init(transport: any HTTPTransport, configuration: Configuration = Configuration()) {
+        self.transport = transport
+        self.configuration = configuration
+        self.base = configuration.baseURL.map(BaseURL.init)
+        let core = RedirectFollower(
+            transport: transport,
+            policy: configuration.securityPolicy,
+            maxRedirects: configuration.maxRedirects
+        )
+        var pipeline: Middleware.Next = { request async throws(RequestError) -> RawResponse in
+            try await core.send(request)
+        }
+        for middleware in configuration.middleware.reversed() {
+            let next = pipeline
+            pipeline = { request async throws(RequestError) -> RawResponse in
+                try await middleware.send(request, next: next)
+            }
+        }
+        self.pipeline = pipeline
+    }
+
+    // MARK: - Sending
+
+    /// Sends the endpoint and returns its decoded response.
+    ///
+    /// - Returns: The value the endpoint's response decodes to.
+    /// - Throws: ``RequestError``; ``RequestError/cancelled`` when the task is cancelled.
+    public func send<Value>(_ endpoint: Endpoint<Value>) async throws(RequestError) -> Value {
+        try await response(for: endpoint).value
+    }
+
+    /// Sends the endpoint and returns its decoded value with the response's status and headers
+    /// (for paging totals, ETags, rate limits).
+    public func response<Value>(for endpoint: Endpoint<Value>) async throws(RequestError) -> DecodedResponse<Value> {
+        let request = try prepare(endpoint)
+        let raw = try await pipeline(request)
+        let value = try decode(raw, for: endpoint, request: request.summary)
+        return DecodedResponse(value: value, head: raw.head, url: raw.url)
+    }
+
+    /// Runs a prepared request through the middleware, security policy and redirects, and returns
+    /// the response whatever its status.
+    public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
+        try await pipeline(request)
+    }
+
+    // MARK: - Preparing
+
+    /// Builds the request the client would send for `endpoint`: URL, header fields, body.
+    ///
+    /// - Throws: ``RequestError/invalidURL(_:reason:)`` or ``RequestError/invalidBody(_:reason:)``.
+    public func prepare<Value>(_ endpoint: Endpoint<Value>) throws(RequestError) -> PreparedRequest {
+        let scheme = (base?.scheme ?? endpoint.scheme).lowercased()
+        let host = base?.host ?? endpoint.host
+        let port = base == nil ? endpoint.port : base?.port
+        let rawPath = (base?.path ?? "") + endpoint.path
+        var path = PercentEncoding.encodePath(rawPath.hasPrefix("/") ? rawPath : "/" + rawPath)
+        let query = [endpoint.encodedQuery, endpoint.query.isEmpty ? nil : PercentEncoding.query(endpoint.query.pairs)]
+            .compactMap { $0 }.joined(separator: "&")
+        if !query.isEmpty { path += "?" + query }
+
+        let authority = Self.authority(host: host, port: port)
+        guard scheme == "https" || scheme == "http" else {
+            throw .invalidURL("\(scheme)://\(authority)\(path)", reason: "the scheme must be http or https")
+        }
+        guard !host.isEmpty else {
+            throw .invalidURL(
+                "\(scheme)://\(path)",
+                reason: "there is no host; give the endpoint a host or the client a base URL"
+            )
+        }
+        guard host.unicodeScalars.allSatisfy(Self.isHostCharacter) else {
+            throw .invalidURL("\(scheme)://\(authority)\(path)", reason: "the host '\(host)' has characters a host cannot have")
+        }
+        if let port, !(1...65535).contains(port) {
+            throw .invalidURL("\(scheme)://\(authority)\(path)", reason: "the port \(port) is outside 1…65535")
+        }
+
+        var fields = configuration.headers
+        for field in endpoint.headers {
+            fields[field.name] = nil
+        }
+        fields.append(contentsOf: endpoint.headers)
+        var head = HTTPRequest(method: endpoint.method, scheme: scheme, authority: authority, path: path, headerFields: fields)
+        var request = PreparedRequest(head: head, timeout: configuration.timeout, maxResponseSize: configuration.maxResponseSize)
+        if let body = endpoint.body {
+            do {
+                request.body = try body.encoded()
+            } catch {
+                throw .invalidBody(request.summary, reason: String(describing: error))
+            }
+            if head.headerFields[.contentType] == nil { head.headerFields[.contentType] = body.contentType }
+            request.head = head
+        }
+        return request
+    }
+
+    // MARK: - Helpers
+
+    private static func authority(host: String, port: Int?) -> String {
+        let host = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return port.map { "\(host):\($0)" } ?? host
+    }
+
+    private static func isHostCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value > 0x7F || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+            || "-._~:[]%!$&'()*+,;=".unicodeScalars.contains(scalar)
+    }
+}
+
+/// A decoded value with the status and header fields of the response it came from.
+public struct DecodedResponse<Value> {
+    /// The decoded value.
+    public var value: Value
+    /// Status and header fields.
+    public var head: HTTPResponse
+    /// The URL that answered, after redirects.
+    public var url: String
+}
+
+extension DecodedResponse: Sendable where Value: Sendable {}
+
+/// The parts of a client's base URL, taken apart once.
+private struct BaseURL: Sendable {
+    var scheme: String
+    var host: String
+    var port: Int?
+    var path: String
+
+    init(_ url: URL) {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        scheme = components?.scheme ?? ""
+        host = components?.host ?? ""
+        port = components?.port
+        var path = components?.percentEncodedPath ?? ""
+        while path.hasSuffix("/") { path.removeLast() }
+        self.path = path
+    }
+}
+
+extension [URLQueryItem] {
+    var pairs: [(name: String, value: String?)] { map { ($0.name, $0.value) } }
+}

@@ -1,0 +1,115 @@
+extension RequestError: CustomStringConvertible {
+    /// One line for a person: what failed, on which request, and what to do.
+    public var message: String {
+        switch self {
+        case .invalidURL(let url, let reason):
+            return "Invalid URL '\(url)': \(reason). Check the scheme, host and path."
+        case .invalidBody(let request, let reason):
+            return "Could not encode the body of \(request): \(reason)."
+        case .insecureConnection(let request):
+            let host = request.host
+            return "Refused cleartext HTTP to \(host) (\(request)): use https://, or allow this host explicitly "
+                + "(courier --allow-http \(host), or TransportSecurityPolicy.allowingInsecureHTTP(to: \"\(host)\"))."
+        case .transport(let failure):
+            return Self.message(for: failure)
+        case .unauthorized(let failure):
+            return "\(failure): check your credentials (token or API key) and that they grant access to this resource."
+        case .clientError(let failure):
+            return "\(failure): the request was rejected; check the URL, parameters and body."
+        case .serverError(let failure):
+            let retry = failure.retryAfter.map { " (the server asks to retry after \(Self.seconds($0)))" } ?? ""
+            return "\(failure): the server failed\(retry); try again later."
+        case .unexpectedStatus(let failure):
+            return "\(failure): this status cannot be used here; check the URL or the redirect policy."
+        case .unexpectedContentType(let failure, let expected):
+            let received = failure.contentType ?? "no content type"
+            let excerpt = failure.bodyExcerpt.isEmpty ? "" : ": \(failure.bodyExcerpt)"
+            return "\(failure.request) returned \(received) where \(expected.first ?? "another type") was expected"
+                + "\(excerpt). Check the URL: this may be an error page or a login portal."
+        case .decoding(let failure):
+            let location = failure.codingPath.isEmpty ? "" : " at \(failure.codingPath)"
+            let excerpt = failure.bodyExcerpt.isEmpty ? "" : " Body: \(failure.bodyExcerpt)"
+            return "Could not decode \(failure.type) from \(failure.request)\(location): \(failure.reason).\(excerpt)"
+        case .bodyTooLarge(let request, let limit):
+            return "The response to \(request) is larger than the \(limit)-byte limit; raise the limit "
+                + "(HTTPClient.Configuration.maxResponseSize) or request less."
+        case .cancelled:
+            return "The request was cancelled."
+        }
+    }
+
+    public var description: String { message }
+
+    /// A short, bounded identifier of the error class, for exit codes, metrics and logs.
+    public var shortDescription: String {
+        switch self {
+        case .invalidURL: "invalid_url"
+        case .invalidBody: "invalid_body"
+        case .insecureConnection: "insecure_connection"
+        case .transport(let failure): "transport_\(failure.kind.rawValue)"
+        case .unauthorized: "http_401"
+        case .clientError(let failure), .serverError(let failure), .unexpectedStatus(let failure):
+            "http_\(failure.status)"
+        case .unexpectedContentType: "unexpected_content_type"
+        case .decoding: "decoding"
+        case .bodyTooLarge: "body_too_large"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// The broad class of the error, which decides a command-line program's exit status.
+    public var category: Category {
+        switch self {
+        case .invalidURL, .invalidBody: .invalidRequest
+        case .insecureConnection, .transport: .network
+        case .unauthorized, .clientError: .clientError
+        case .serverError: .serverError
+        case .unexpectedStatus, .unexpectedContentType, .decoding, .bodyTooLarge: .invalidResponse
+        case .cancelled: .cancelled
+        }
+    }
+
+    /// The broad classes of ``RequestError``.
+    public enum Category: Sendable, Hashable {
+        /// The request could not be built (URL, body): a usage problem.
+        case invalidRequest
+        /// Refused before connecting, or the connection failed.
+        case network
+        /// The server answered 4xx.
+        case clientError
+        /// The server answered 5xx.
+        case serverError
+        /// The response could not be used: status, content type, decoding or size.
+        case invalidResponse
+        /// Cancelled; not a failure.
+        case cancelled
+    }
+
+    private static func message(for failure: TransportFailure) -> String {
+        let request = failure.request
+        let detail = failure.detail.isEmpty ? "" : " (\(failure.detail))"
+        switch failure.kind {
+        case .hostNotFound:
+            return "Could not find host \(request.host) for \(request)\(detail): check the host name and your network."
+        case .connectionRefused:
+            return "Could not connect to \(request.host) for \(request)\(detail): is the server running, and the port right?"
+        case .connectionLost:
+            return "The connection for \(request) closed before the response was complete\(detail); try again."
+        case .tls:
+            return "Secure connection to \(request.host) failed for \(request)\(detail): check the certificate and the system clock."
+        case .timedOut:
+            return "\(request) timed out\(detail); try again, or raise the timeout."
+        case .tooManyRedirects:
+            return "\(request) redirected too many times\(detail); check the URL for a redirect loop."
+        case .other:
+            return "\(request) failed\(detail); check your network and try again."
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        if attoseconds == 0 { return "\(seconds)s" }
+        let value = Double(seconds) + Double(attoseconds) / 1e18
+        return "\((value * 1000).rounded() / 1000)s"
+    }
+}

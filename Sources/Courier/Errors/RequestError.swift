@@ -1,0 +1,180 @@
+import Foundation
+
+/// Everything that can go wrong when sending a request, as one typed error.
+///
+/// Every case carries what is needed to say what failed, on which request, and what to do
+/// next; ``message`` renders that as one line for a person, ``shortDescription`` as a bounded
+/// token for exit codes, metrics and logs.
+///
+/// ```swift
+/// do {
+///     let movie = try await client.send(TMDB.movie(id: 550))
+/// } catch .cancelled {
+///     // superseded or abandoned: not a failure, show nothing
+/// } catch {
+///     print(error.message)
+/// }
+/// ```
+///
+/// URLs inside the cases are already redacted: secrets in query items never appear in
+/// messages.
+public enum RequestError: Error, Sendable {
+    /// The endpoint and base URL do not make a valid URL.
+    case invalidURL(String, reason: String)
+    /// The request body could not be encoded.
+    case invalidBody(RequestSummary, reason: String)
+    /// Cleartext `http://` to a host the ``TransportSecurityPolicy`` does not allow.
+    case insecureConnection(RequestSummary)
+    /// The connection could not be made or broke before a complete response arrived.
+    case transport(TransportFailure)
+    /// The server answered 401 Unauthorized.
+    case unauthorized(HTTPFailure)
+    /// The server answered with another 4xx status.
+    case clientError(HTTPFailure)
+    /// The server answered with a 5xx status.
+    case serverError(HTTPFailure)
+    /// The server answered with a status the request cannot use (1xx, or a 3xx not followed).
+    case unexpectedStatus(HTTPFailure)
+    /// The response's `Content-Type` is not one the endpoint can decode (an HTML error page
+    /// where JSON was expected).
+    case unexpectedContentType(HTTPFailure, expected: [String])
+    /// The body did not decode into the endpoint's response type.
+    case decoding(DecodingFailure)
+    /// The response body is larger than the client's limit.
+    case bodyTooLarge(RequestSummary, limit: Int)
+    /// The request was cancelled: its task was cancelled or a newer request superseded it.
+    ///
+    /// This is not a failure to show to a person.
+    case cancelled
+}
+
+/// The method and redacted URL of a request, for messages and logs.
+public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
+    /// The request method, such as `GET`.
+    public var method: String
+    /// The request URL with secrets in its query replaced by `REDACTED`.
+    public var url: String
+
+    /// Creates a summary; `url` should already be redacted.
+    public init(method: String, url: String) {
+        self.method = method
+        self.url = url
+    }
+
+    /// The host part of ``url``, or an empty string.
+    public var host: String { URLComponents(string: url)?.host ?? "" }
+
+    public var description: String { "\(method) \(url)" }
+}
+
+/// A response whose status the caller treats as a failure.
+public struct HTTPFailure: Sendable, CustomStringConvertible {
+    /// The request that got this response.
+    public var request: RequestSummary
+    /// The response status code.
+    public var status: Int
+    /// The status reason phrase, such as `Not Found`.
+    public var reason: String
+    /// The response's `Content-Type`, if any.
+    public var contentType: String?
+    /// The `Retry-After` delay the server asked for, if any.
+    public var retryAfter: Duration?
+    /// The start of the body as text (at most 200 characters, whitespace collapsed).
+    public var bodyExcerpt: String
+
+    /// Creates a failure description.
+    public init(
+        request: RequestSummary,
+        status: Int,
+        reason: String,
+        contentType: String? = nil,
+        retryAfter: Duration? = nil,
+        bodyExcerpt: String = ""
+    ) {
+        self.request = request
+        self.status = status
+        self.reason = reason
+        self.contentType = contentType
+        self.retryAfter = retryAfter
+        self.bodyExcerpt = bodyExcerpt
+    }
+
+    /// `404 Not Found`.
+    public var statusLine: String { reason.isEmpty ? "\(status)" : "\(status) \(reason)" }
+
+    public var description: String {
+        bodyExcerpt.isEmpty
+            ? "\(request) returned \(statusLine)" : "\(request) returned \(statusLine): \(bodyExcerpt)"
+    }
+}
+
+/// Why a connection failed, with its underlying cause.
+public struct TransportFailure: Error, Sendable, CustomStringConvertible {
+    /// The class of failure.
+    public enum Kind: String, Sendable, Hashable {
+        /// The host name did not resolve.
+        case hostNotFound
+        /// Nothing listens at the host and port.
+        case connectionRefused
+        /// The connection was reset or closed before the response was complete.
+        case connectionLost
+        /// The TLS handshake or certificate verification failed.
+        case tls
+        /// The connect or total timeout passed.
+        case timedOut
+        /// More redirects than the client's limit.
+        case tooManyRedirects
+        /// Anything else the transport reported.
+        case other
+    }
+
+    /// The class of failure.
+    public var kind: Kind
+    /// The request that failed.
+    public var request: RequestSummary
+    /// What the transport said, for people.
+    public var detail: String
+    /// The transport's own error, when there is one.
+    public var cause: (any Error)?
+
+    /// Creates a transport failure.
+    public init(_ kind: Kind, request: RequestSummary, detail: String = "", cause: (any Error)? = nil) {
+        self.kind = kind
+        self.request = request
+        self.detail = detail
+        self.cause = cause
+    }
+
+    public var description: String { RequestError.transport(self).message }
+
+    /// The failure of `request` reaching its total timeout, for transports to throw.
+    public static func timedOut(_ request: PreparedRequest) -> TransportFailure {
+        let detail = request.timeout.map { "after \(RequestError.seconds($0))" } ?? ""
+        return TransportFailure(.timedOut, request: request.summary, detail: detail)
+    }
+}
+
+/// A body that did not decode, with where and why.
+public struct DecodingFailure: Sendable, CustomStringConvertible {
+    /// The request whose response failed to decode.
+    public var request: RequestSummary
+    /// The type that was being decoded.
+    public var type: String
+    /// The coding path to the failing value, such as `results[3].title`; empty for the root.
+    public var codingPath: String
+    /// What was wrong, such as `expected String, found null`.
+    public var reason: String
+    /// The start of the body as text.
+    public var bodyExcerpt: String
+
+    /// Creates a decoding failure.
+    public init(request: RequestSummary, type: String, codingPath: String, reason: String, bodyExcerpt: String) {
+        self.request = request
+        self.type = type
+        self.codingPath = codingPath
+        self.reason = reason
+        self.bodyExcerpt = bodyExcerpt
+    }
+
+    public var description: String { RequestError.decoding(self).message }
+}

@@ -1,0 +1,72 @@
+/// An array that survives bad elements: each element that fails to decode is skipped and
+/// counted, and the rest of the page is kept.
+///
+/// ```swift
+/// struct Page: Decodable {
+///     var results: LossyArray<Movie>
+/// }
+/// let page = try await client.send(TMDB.search("dune"))
+/// print(page.results.count, "movies;", page.results.skipped.count, "skipped")
+/// ```
+public struct LossyArray<Element> {
+    /// An element that did not decode.
+    public struct Skipped: Sendable, Equatable {
+        /// Its position in the JSON array.
+        public var index: Int
+        /// Why it did not decode.
+        public var reason: String
+    }
+
+    /// The elements that decoded, in order.
+    public var elements: [Element]
+    /// The elements that were skipped.
+    public var skipped: [Skipped]
+
+    /// Creates an array with no skipped elements.
+    public init(_ elements: [Element] = []) {
+        self.elements = elements
+        self.skipped = []
+    }
+}
+
+extension LossyArray: Decodable where Element: Decodable {
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        var elements: [Element] = []
+        var skipped: [Skipped] = []
+        elements.reserveCapacity(container.count ?? 0)
+        while !container.isAtEnd {
+            let index = container.currentIndex
+            do {
+                elements.append(try container.decode(Element.self))
+            } catch {
+                let failure = DecodingFailure(error, type: "", request: RequestSummary(method: "", url: ""), bodyExcerpt: "")
+                let location = failure.codingPath.isEmpty ? "" : " at \(failure.codingPath)"
+                skipped.append(Skipped(index: index, reason: failure.reason + location))
+                // A failed decode does not advance the container; step over the element.
+                _ = try container.decode(Skip.self)
+            }
+        }
+        self.elements = elements
+        self.skipped = skipped
+    }
+
+    private struct Skip: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+}
+
+extension LossyArray: Encodable where Element: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        try elements.encode(to: encoder)
+    }
+}
+
+extension LossyArray: RandomAccessCollection {
+    public var startIndex: Int { elements.startIndex }
+    public var endIndex: Int { elements.endIndex }
+    public subscript(position: Int) -> Element { elements[position] }
+}
+
+extension LossyArray: Sendable where Element: Sendable {}
+extension LossyArray: Equatable where Element: Equatable {}

@@ -1,0 +1,49 @@
+public import HTTPTypes
+
+/// Adds credentials to every request: a Bearer token, or an API key as a query item or header.
+///
+/// ```swift
+/// let client = HTTPClient(
+///     transport: transport,
+///     configuration: .init(middleware: [Authentication.bearer(token)])
+/// )
+/// ```
+///
+/// Credentials are removed when a redirect leaves the origin, and redacted in logs, cURL
+/// commands and error messages.
+public struct Authentication: Middleware {
+    private enum Credential: Sendable {
+        case header(HTTPField.Name, String)
+        case queryItem(name: String, value: String)
+    }
+
+    private let credential: Credential
+
+    /// `Authorization: Bearer <token>` (OAuth 2, TMDB's v4 read-access token).
+    public static func bearer(_ token: String) -> Self {
+        Authentication(credential: .header(.authorization, "Bearer \(token)"))
+    }
+
+    /// The key as a query item, such as TMDB's v3 `api_key`.
+    public static func apiKey(_ key: String, queryItem name: String = "api_key") -> Self {
+        Authentication(credential: .queryItem(name: name, value: key))
+    }
+
+    /// The key in a header field, such as `X-API-Key`.
+    public static func apiKey(_ key: String, header name: HTTPField.Name) -> Self {
+        Authentication(credential: .header(name, key))
+    }
+
+    public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+        var request = request
+        switch credential {
+        case .header(let name, let value):
+            request.head.headerFields[name] = value
+        case .queryItem(let name, let value):
+            let path = request.head.path ?? "/"
+            let item = PercentEncoding.query([(name, value)])
+            request.head.path = path + (path.contains("?") ? "&" : "?") + item
+        }
+        return try await next(request)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import HTTPTypes
+
+extension PreparedRequest {
+    /// The request as a `curl` command line, to reproduce it in a shell.
+    ///
+    /// ```swift
+    /// print(try client.prepare(TMDB.movie(id: 550)).curlCommand())
+    /// // curl 'https://api.themoviedb.org/3/movie/550' -H 'Authorization: REDACTED' …
+    /// ```
+    ///
+    /// - Parameter redactingSecrets: Replace credentials (secret header fields, secret query
+    ///   items and form fields) with `REDACTED`. On by default.
+    public func curlCommand(redactingSecrets: Bool = true) -> String {
+        var parts = ["curl"]
+        switch head.method {
+        case .get: break
+        case .head: parts.append("--head")
+        default: parts += ["-X", head.method.rawValue]
+        }
+        parts.append(Self.quoted(redactingSecrets ? Redaction.redactingURL(url) : url))
+        for field in head.headerFields {
+            let value = redactingSecrets && Redaction.isSecret(field.name) ? Redaction.placeholder : field.value
+            parts += ["-H", Self.quoted("\(field.name): \(value)")]
+        }
+        if let body, !body.isEmpty {
+            if var text = String(data: body, encoding: .utf8) {
+                if redactingSecrets, let type = head.headerFields[.contentType],
+                    MediaType.essence(of: type) == "application/x-www-form-urlencoded"
+                {
+                    text = String(Redaction.redactingURL("?" + text).dropFirst())
+                }
+                parts += ["--data-binary", Self.quoted(text)]
+            } else {
+                parts += ["--data-binary", "@body.bin", "# \(body.count) bytes of binary data, not shown"]
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// A POSIX shell single-quoted word.
+    private static func quoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+
+/// Sends an idempotent request again when it fails in a way that may pass: a transient
+/// connection failure, or 408, 429, 500, 502, 503, 504.
+///
+/// Waits with exponential backoff and jitter between attempts, or as long as `Retry-After`
+/// asks when that is within ``maxDelay`` (a longer wait returns the response as it is).
+/// Non-idempotent methods (POST, PATCH) are sent once, unless the request carries an
+/// `Idempotency-Key` header.
+///
+/// ```swift
+/// let client = HTTPClient(transport: transport, configuration: .init(middleware: [Retry(maxAttempts: 4)]))
+/// ```
+public struct Retry: Middleware {
+    /// The most times a request is sent, the first included.
+    public var maxAttempts: Int
+    /// The delay before the first retry; each further retry doubles it.
+    public var baseDelay: Duration
+    /// The longest wait between attempts, and the longest `Retry-After` honoured.
+    public var maxDelay: Duration
+    /// Statuses worth another attempt.
+    public var retryableStatuses: Set<Int>
+    private let clock: any Clock<Duration>
+
+    /// Creates a retry policy.
+    ///
+    /// - Parameters:
+    ///   - maxAttempts: The most times a request is sent, at least 1.
+    ///   - baseDelay: The delay before the first retry.
+    ///   - maxDelay: The longest wait between attempts.
+    ///   - clock: The clock to sleep on; tests pass one they control.
+    public init(
+        maxAttempts: Int = 3,
+        baseDelay: Duration = .milliseconds(500),
+        maxDelay: Duration = .seconds(30),
+        retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504],
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        precondition(maxAttempts >= 1, "Retry needs at least one attempt")
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.retryableStatuses = retryableStatuses
+        self.clock = clock
+    }
+
+    public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+        guard Self.isIdempotent(request) else { return try await next(request) }
+        var attempt = 1
+        while true {
+            let delay: Duration
+            do {
+                let response = try await next(request)
+                guard attempt < maxAttempts, retryableStatuses.contains(response.status) else { return response }
+                let asked = response.head.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: Date()) }
+                if let asked, asked > maxDelay { return response }
+                delay = asked ?? backoff(after: attempt)
+            } catch {
+                guard attempt < maxAttempts, Self.isTransient(error) else { throw error }
+                delay = backoff(after: attempt)
+            }
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                throw .cancelled
+            }
+            attempt += 1
+        }
+    }
+
+    // MARK: - Rules
+
+    /// Whether sending `request` twice has the effect of sending it once (RFC 9110 §9.2.2).
+    static func isIdempotent(_ request: PreparedRequest) -> Bool {
+        switch request.head.method {
+        case .get, .head, .options, .trace, .put, .delete: true
+        default: request.head.headerFields[HTTPField.Name("Idempotency-Key")!] != nil
+        }
+    }
+
+    /// Whether a failure may pass on its own.
+    static func isTransient(_ error: RequestError) -> Bool {
+        guard case .transport(let failure) = error else { return false }
+        return [.connectionRefused, .connectionLost, .timedOut].contains(failure.kind)
+    }
+
+    /// Exponential backoff with "equal jitter": half the delay fixed, half random, so retries
+    /// from many clients spread out but never come back at once.
+    func backoff(after attempt: Int) -> Duration {
+        let exponential = baseDelay * (1 << min(attempt - 1, 30))
+        let capped = min(exponential, maxDelay)
+        return capped / 2 + capped / 2 * Double.random(in: 0...1)
+    }
+}

@@ -1,0 +1,19 @@
+/// Something that sends one prepared request over the wire and returns the whole response.
+///
+/// A transport does one hop: it does not follow redirects, retry, or check the security
+/// policy (``HTTPClient`` does those, the same way for every transport). It must:
+/// - end within ``PreparedRequest/timeout`` with ``TransportFailure/Kind/timedOut``;
+/// - stop reading beyond ``PreparedRequest/maxResponseSize`` with
+///   ``RequestError/bodyTooLarge(_:limit:)``;
+/// - abort the request on the wire when its task is cancelled, and throw
+///   ``RequestError/cancelled``;
+/// - report connection problems as ``RequestError/transport(_:)`` with their cause.
+///
+/// Courier ships `AsyncHTTPClientTransport` (module `CourierAsyncHTTPClient`, the default on
+/// Linux), ``URLSessionTransport``, and `StubTransport` for tests (module `CourierTesting`).
+public protocol HTTPTransport: Sendable {
+    /// Sends the request and returns the response with its complete body.
+    ///
+    /// - Throws: ``RequestError`` for every failure; HTTP error statuses are *not* errors here.
+    func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse
+}

@@ -1,0 +1,22 @@
+public import Foundation
+public import HTTPTypes
+
+/// A response as bytes, before its status is judged and its body decoded.
+public struct RawResponse: Sendable {
+    /// Status and header fields.
+    public var head: HTTPResponse
+    /// The complete body.
+    public var body: Data
+    /// The URL that answered (after redirects).
+    public var url: String
+
+    /// Creates a response.
+    public init(head: HTTPResponse, body: Data = Data(), url: String) {
+        self.head = head
+        self.body = body
+        self.url = url
+    }
+
+    /// The status code.
+    public var status: Int { head.status.code }
+}

@@ -1,0 +1,217 @@
+public import AsyncHTTPClient
+public import Courier
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The AsyncHTTPClient transport: pooled HTTP/1.1 and HTTP/2 connections on SwiftNIO, the
+/// default on Linux.
+///
+/// Create one per program and shut it down when done, or let
+/// ``withTransport(configuration:_:)`` do both:
+///
+/// ```swift
+/// try await AsyncHTTPClientTransport.withTransport { transport in
+///     let client = HTTPClient(transport: transport)
+///     let movie = try await client.send(TMDB.movie(id: 550))
+/// }
+/// ```
+///
+/// It never follows redirects itself (``Courier/HTTPClient`` does, checking the security
+/// policy on every hop), reads at most ``Courier/PreparedRequest/maxResponseSize`` bytes, ends
+/// at the request's timeout, and closes the connection when the calling task is cancelled.
+public struct AsyncHTTPClientTransport: HTTPTransport {
+    /// Connection settings.
+    public struct Configuration: Sendable {
+        /// The longest time to establish a connection (TCP and TLS).
+        public var connectTimeout: Duration
+        /// How many connections to keep per host.
+        public var maxConnectionsPerHost: Int
+        /// How long an idle pooled connection is kept.
+        public var idleTimeout: Duration
+        /// Whether the pool silently retries failed connection attempts until the connect timeout.
+        ///
+        /// Off by default: a refused connection then fails at once with
+        /// ``Courier/TransportFailure/Kind/connectionRefused``, and the ``Courier/Retry``
+        /// middleware decides, visibly and the same way for every transport, whether to try again.
+        public var retriesConnectionEstablishment: Bool
+
+        /// Creates a configuration.
+        public init(
+            connectTimeout: Duration = .seconds(10),
+            maxConnectionsPerHost: Int = 8,
+            idleTimeout: Duration = .seconds(60),
+            retriesConnectionEstablishment: Bool = false
+        ) {
+            self.connectTimeout = connectTimeout
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.idleTimeout = idleTimeout
+            self.retriesConnectionEstablishment = retriesConnectionEstablishment
+        }
+    }
+
+    /// The AsyncHTTPClient requests go through.
+    public let client: AsyncHTTPClient.HTTPClient
+    private let ownsClient: Bool
+
+    /// Creates a transport with its own connection pool on the shared event loops; call
+    /// ``shutdown()`` when done.
+    public init(configuration: Configuration = Configuration()) {
+        var settings = AsyncHTTPClient.HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
+            connectionPool: .init(
+                idleTimeout: TimeAmount(configuration.idleTimeout),
+                concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost
+            )
+        )
+        settings.httpVersion = .automatic
+        settings.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionEstablishment
+        self.client = AsyncHTTPClient.HTTPClient(
+            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
+            configuration: settings
+        )
+        self.ownsClient = true
+    }
+
+    /// Creates a transport on an existing client, which you keep and shut down yourself.
+    ///
+    /// Configure it with `redirectConfiguration: .disallow`, or its redirects will bypass
+    /// Courier's security policy.
+    public init(client: AsyncHTTPClient.HTTPClient) {
+        self.client = client
+        self.ownsClient = false
+    }
+
+    /// Runs `body` with a new transport and shuts the transport down afterwards, whether `body`
+    /// returns or throws.
+    public static func withTransport<Result>(
+        configuration: Configuration = Configuration(),
+        _ body: (AsyncHTTPClientTransport) async throws -> Result
+    ) async throws -> Result {
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let result: Result
+        do {
+            result = try await body(transport)
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+        try await transport.shutdown()
+        return result
+    }
+
+    /// Closes the pooled connections. Does nothing for a client you passed in.
+    public func shutdown() async throws {
+        if ownsClient { try await client.shutdown() }
+    }
+
+    // MARK: - Sending
+
+    public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
+        let url = request.url
+        var outgoing = HTTPClientRequest(url: url)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
+        outgoing.headers.reserveCapacity(request.head.headerFields.count)
+        for field in request.head.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
+
+        do {
+            let response = try await client.execute(outgoing, deadline: deadline)
+            let limit = request.maxResponseSize
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                throw RequestError.bodyTooLarge(request.summary, limit: limit)
+            }
+            let bytes = try await response.body.collect(upTo: limit)
+            return RawResponse(head: Self.head(of: response), body: Data(bytes.readableBytesView), url: url)
+        } catch {
+            throw Self.requestError(for: error, request: request)
+        }
+    }
+
+    // MARK: - Conversions
+
+    private static func head(of response: HTTPClientResponse) -> HTTPResponse {
+        var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
+        for (name, value) in response.headers {
+            guard let name = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        let code = Int(response.status.code)
+        let status = HTTPResponse.Status(code: code, reasonPhrase: response.status.reasonPhrase)
+        return HTTPResponse(status: status, headerFields: fields)
+    }
+
+    static func requestError(for error: any Error, request: PreparedRequest) -> RequestError {
+        if let error = error as? RequestError { return error }
+        if Task.isCancelled { return .cancelled }
+        let summary = request.summary
+        func failure(_ kind: TransportFailure.Kind, _ detail: String) -> RequestError {
+            .transport(TransportFailure(kind, request: summary, detail: detail, cause: error))
+        }
+        if error is NIOTooManyBytesError {
+            return .bodyTooLarge(summary, limit: request.maxResponseSize)
+        }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled: return .cancelled
+            case .connectTimeout, .tlsHandshakeTimeout: return failure(.timedOut, "no connection within the connect timeout")
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout:
+                return .transport(.timedOut(request))
+            case .remoteConnectionClosed: return failure(.connectionLost, "the server closed the connection")
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return .invalidURL(summary.url, reason: "AsyncHTTPClient cannot use it (\(error))")
+            default: return failure(.other, "\(error)")
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
+                return failure(.hostNotFound, "\(error)")
+            }
+            let refused = error.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+            return failure(refused ? .connectionRefused : .other, "\(error)")
+        }
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNREFUSED: return failure(.connectionRefused, "connection refused")
+            case ECONNRESET, EPIPE: return failure(.connectionLost, "connection reset by peer")
+            case ETIMEDOUT: return failure(.timedOut, "the connection timed out")
+            default: return failure(.other, "\(error)")
+            }
+        }
+        if let error = error as? ChannelError {
+            switch error {
+            case .connectTimeout: return failure(.timedOut, "no connection within the connect timeout")
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed:
+                return failure(.connectionLost, "the connection closed")
+            default: return failure(.other, "\(error)")
+            }
+        }
+        if error is NIOConnectionError || String(describing: type(of: error)).contains("NIOSSL")
+            || String(describing: type(of: error)).contains("BoringSSL")
+        {
+            return failure(.tls, "\(error)")
+        }
+        if error is HTTPParserError {
+            return failure(.connectionLost, "the response was malformed or cut short (\(error))")
+        }
+        let description = String(describing: error)
+        if description.lowercased().contains("dns") || description.contains("getaddrinfo") {
+            return failure(.hostNotFound, description)
+        }
+        return failure(.other, description)
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

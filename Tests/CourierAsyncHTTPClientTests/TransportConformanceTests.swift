@@ -1,0 +1,366 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Testing
+
+/// One suite, every case against both transports, through a real HTTP server on 127.0.0.1.
+@Suite("Transport conformance")
+struct TransportConformanceTests {
+    enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case asyncHTTPClient
+        case urlSession
+        var testDescription: String { rawValue }
+    }
+
+    struct Movie: Codable, Equatable, Sendable {
+        var id: Int
+        var title: String
+        var releaseDate: String
+        var tags: [String]
+    }
+
+    struct Echo: Decodable, Sendable {
+        var method: String
+        var path: String
+        var query: String
+        var queryItems: [[String]]
+        var headers: [String: String]
+        var body: String
+    }
+
+    static let movie = Movie(id: 3, title: "Dune", releaseDate: "1965-08-01", tags: ["sci-fi", "classic"])
+
+    // MARK: - Success
+
+    @Test(arguments: Transport.allCases)
+    func decodesJSON(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            let movie = try await client.send(Endpoint<Movie>(path: "/json").convertingFromSnakeCase())
+            #expect(movie == Self.movie)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func returnsStatusAndHeadersWithTheValue(_ transport: Transport) async throws {
+        try await withClient(transport) { client, server in
+            let response = try await client.response(for: Endpoint<Data>(path: "/json"))
+            #expect(response.head.status == .ok)
+            #expect(response.head.headerFields[.contentType] == "application/json")
+            #expect(response.value == Data(#"{"id":3,"title":"Dune","release_date":"1965-08-01","tags":["sci-fi","classic"]}"#.utf8))
+            #expect(response.url == "http://127.0.0.1:\(server.port)/json")
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func postsJSONBody(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let echo = try await client.send(Endpoint<Echo>(method: .post, path: "/echo", body: .json(Self.movie, encoder: encoder)))
+            #expect(echo.method == "POST")
+            #expect(echo.headers["content-type"] == "application/json")
+            #expect(echo.body == #"{"id":3,"releaseDate":"1965-08-01","tags":["sci-fi","classic"],"title":"Dune"}"#)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func postsURLEncodedForm(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            let body = RequestBody.form([("q", "a b&c=d+é"), ("empty", "")])
+            let echo = try await client.send(Endpoint<Echo>(method: .post, path: "/echo", body: body))
+            #expect(echo.headers["content-type"] == "application/x-www-form-urlencoded")
+            #expect(echo.body == "q=a+b%26c%3Dd%2B%C3%A9&empty=")
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func postsMultipartForm(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            var form = MultipartForm(boundary: "XyZ")
+            form.append("caption", "At the library")
+            form.append("file", filename: "notes.txt", contentType: "text/plain", data: Data("line 1\nline 2".utf8))
+            let echo = try await client.send(Endpoint<Echo>(method: .put, path: "/echo", body: .multipart(form)))
+            #expect(echo.method == "PUT")
+            #expect(echo.headers["content-type"] == "multipart/form-data; boundary=XyZ")
+            #expect(
+                echo.body
+                    == "--XyZ\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nAt the library\r\n"
+                    + "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"notes.txt\"\r\n"
+                    + "Content-Type: text/plain\r\n\r\nline 1\nline 2\r\n--XyZ--\r\n"
+            )
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func queryItemsArriveExactlyAsGiven(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            let terms = ["rock & roll", "a+b=c", "#1 hits", "100%", "🎸 日本語 Ελληνικά", "?/:@"]
+            let endpoint = Endpoint<Echo>(path: "/echo", query: terms.map { URLQueryItem(name: "term", value: $0) })
+            let echo = try await client.send(endpoint)
+            #expect(echo.queryItems == terms.map { ["term", $0] })
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func everyMethodIsSent(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            for method: HTTPRequest.Method in [.get, .post, .put, .patch, .delete, .options] {
+                let echo = try await client.send(Endpoint<Echo>(method: method, path: "/echo"))
+                #expect(echo.method == method.rawValue)
+            }
+            try await client.send(Endpoint<Void>(method: .head, path: "/echo"))
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func acceptsNoContent(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            let response = try await client.response(for: Endpoint<Void>(path: "/no-content"))
+            #expect(response.head.status == .noContent)
+        }
+    }
+
+    // MARK: - Redirects
+
+    @Test(arguments: Transport.allCases)
+    func followsRedirects(_ transport: Transport) async throws {
+        try await withClient(transport) { client, server in
+            let response = try await client.response(for: Endpoint<Movie>(path: "/redirect/3").convertingFromSnakeCase())
+            #expect(response.value == Self.movie)
+            #expect(response.url == "http://127.0.0.1:\(server.port)/redirect/0")
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func limitsRedirects(_ transport: Transport) async throws {
+        try await withClient(transport, maxRedirects: 2) { client, server in
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Movie>(path: "/redirect/3"))
+            }
+            guard case .transport(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(failure.kind == .tooManyRedirects)
+            #expect(
+                error?.message
+                    == "GET http://127.0.0.1:\(server.port)/redirect/3 redirected too many times (more than 2); check the URL for a redirect loop."
+            )
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func seeOtherTurnsPostIntoGet(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            let echo = try await client.send(Endpoint<Echo>(method: .post, path: "/see-other", body: .json(["a": 1])))
+            #expect(echo.method == "GET")
+            #expect(echo.body == "")
+            #expect(echo.headers["content-type"] == nil)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func redirectToAnotherOriginDropsCredentials(_ transport: Transport) async throws {
+        try await withClient(transport) { client, server in
+            let sameOrigin = Endpoint<Echo>(path: "/redirect-to", query: [.init(name: "url", value: "/echo")])
+                .setting(.authorization, to: "Bearer secret")
+            #expect(try await client.send(sameOrigin).headers["authorization"] == "Bearer secret")
+
+            let otherOrigin = Endpoint<Echo>(
+                path: "/redirect-to",
+                query: [.init(name: "url", value: "http://localhost:\(server.port)/echo")]
+            ).setting(.authorization, to: "Bearer secret")
+            let echo = try await client.send(otherOrigin)
+            #expect(echo.path == "/echo")
+            #expect(echo.headers["authorization"] == nil)
+        }
+    }
+
+    // MARK: - Error statuses
+
+    @Test(arguments: Transport.allCases)
+    func unauthorized(_ transport: Transport) async throws {
+        try await withClient(transport) { client, server in
+            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/unauthorized")) }
+            guard case .unauthorized(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(failure.status == 401)
+            #expect(
+                error?.message
+                    == "GET http://127.0.0.1:\(server.port)/unauthorized returned 401 Unauthorized: "
+                    + #"{"status_code":7,"status_message":"Invalid API key: You must be granted a valid key."}: "#
+                    + "check your credentials (token or API key) and that they grant access to this resource."
+            )
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func notFoundWithHTMLPage(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/missing")) }
+            guard case .clientError(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(failure.status == 404)
+            #expect(failure.reason == "Not Found")
+            #expect(failure.bodyExcerpt == "404 Not Found Not Found The page you asked for is not here.")
+            #expect(error?.category == .clientError)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func htmlWhereJSONWasExpected(_ transport: Transport) async throws {
+        try await withClient(transport) { client, server in
+            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/html")) }
+            guard case .unexpectedContentType(let failure, _) = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(failure.contentType == "text/html; charset=utf-8")
+            #expect(
+                error?.message
+                    == "GET http://127.0.0.1:\(server.port)/html returned text/html; charset=utf-8 where application/json "
+                    + "was expected: Welcome. Check the URL: this may be an error page or a login portal."
+            )
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func serverError(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/fail")) }
+            guard case .serverError(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(failure.status == 500)
+            #expect(failure.bodyExcerpt == "database unavailable")
+            #expect(failure.retryAfter == nil)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func serviceUnavailableWithRetryAfter(_ transport: Transport) async throws {
+        try await withClient(transport) { client, server in
+            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/unavailable")) }
+            guard case .serverError(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(failure.status == 503)
+            #expect(failure.retryAfter == .seconds(1))
+            #expect(
+                error?.message
+                    == "GET http://127.0.0.1:\(server.port)/unavailable returned 503 Service Unavailable: down for maintenance: "
+                    + "the server failed (the server asks to retry after 1s); try again later."
+            )
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func decodingFailureNamesThePath(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/bad-json")) }
+            guard case .decoding(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(failure.codingPath == "id")
+            #expect(failure.bodyExcerpt == #"{"id":"three","title":"Dune"}"#)
+            #expect(failure.type.hasSuffix("Movie"))
+        }
+    }
+
+    // MARK: - Limits and failures
+
+    @Test(arguments: Transport.allCases)
+    func slowResponseTimesOut(_ transport: Transport) async throws {
+        try await withClient(transport, timeout: .milliseconds(300)) { client, _ in
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Movie>(path: "/slow", query: [.init(name: "ms", value: "5000")]))
+            }
+            guard case .transport(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(failure.kind == .timedOut)
+            #expect(failure.detail == "after 0.3s")
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func oversizedBodyIsRefused(_ transport: Transport) async throws {
+        try await withClient(transport, maxResponseSize: 10_000) { client, _ in
+            for chunked in [false, true] {
+                var query = [URLQueryItem(name: "bytes", value: "1000000")]
+                if chunked { query.append(.init(name: "chunked", value: "1")) }
+                let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Data>(path: "/large", query: query)) }
+                guard case .bodyTooLarge(_, let limit) = error else { Issue.record("got \(String(describing: error))"); return }
+                #expect(limit == 10_000)
+            }
+            // A body at the limit is fine.
+            let exact = try await client.send(Endpoint<Data>(path: "/large", query: [.init(name: "bytes", value: "10000")]))
+            #expect(exact.count == 10_000)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func connectionDroppedMidBody(_ transport: Transport) async throws {
+        try await withClient(transport) { client, _ in
+            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Data>(path: "/drop")) }
+            guard case .transport(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(failure.kind == .connectionLost, "\(failure.detail) \(String(describing: failure.cause))")
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func connectionRefused(_ transport: Transport) async throws {
+        try await withClient(transport, baseURL: URL(string: "http://127.0.0.1:1")) { client, _ in
+            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Data>(path: "/json")) }
+            guard case .transport(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            #expect(failure.kind == .connectionRefused)
+            #expect(error?.message.hasPrefix("Could not connect to 127.0.0.1 for GET http://127.0.0.1:1/json") == true)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func cancellationClosesTheConnection(_ transport: Transport) async throws {
+        try await withClient(transport) { client, server in
+            let id = "cancel-\(transport.rawValue)"
+            let request = Task { () async throws(RequestError) -> Data in
+                try await client.send(Endpoint<Data>(path: "/hang", query: [.init(name: "id", value: id)]))
+            }
+            try await server.events.waitForHit("hang:\(id)")
+            request.cancel()
+            let result = await request.result
+            guard case .failure(let error) = result, case .cancelled? = error as? RequestError else {
+                Issue.record("got \(result)")
+                return
+            }
+            try await server.events.waitForDisconnect(id)
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func retriesTransientStatuses(_ transport: Transport) async throws {
+        struct Attempts: Decodable { var attempts: Int }
+        try await withClient(transport, middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(5))]) { client, _ in
+            let key = "retry-\(transport.rawValue)"
+            let result = try await client.send(Endpoint<Attempts>(path: "/flaky/\(key)", query: [.init(name: "failures", value: "2")]))
+            #expect(result.attempts == 3)
+        }
+    }
+
+    // MARK: - Harness
+
+    private func withClient(
+        _ transport: Transport,
+        baseURL: URL? = nil,
+        timeout: Duration = .seconds(10),
+        maxResponseSize: Int = 1 << 20,
+        maxRedirects: Int = 10,
+        middleware: [any Middleware] = [],
+        _ body: @Sendable (HTTPClient, TestServer) async throws -> Void
+    ) async throws {
+        try await TestServer.withRunning { server in
+            let configuration = HTTPClient.Configuration(
+                baseURL: baseURL ?? server.baseURL,
+                timeout: timeout,
+                maxResponseSize: maxResponseSize,
+                maxRedirects: maxRedirects,
+                middleware: middleware
+            )
+            switch transport {
+            case .asyncHTTPClient:
+                try await AsyncHTTPClientTransport.withTransport { transport in
+                    try await body(HTTPClient(transport: transport, configuration: configuration), server)
+                }
+            case .urlSession:
+                let transport = URLSessionTransport()
+                defer { transport.invalidate() }
+                try await body(HTTPClient(transport: transport, configuration: configuration), server)
+            }
+        }
+    }
+}

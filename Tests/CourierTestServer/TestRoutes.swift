@@ -1,0 +1,174 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The routes of ``TestServer``.
+enum TestRoutes {
+    static let movieJSON = #"{"id":3,"title":"Dune","release_date":"1965-08-01","tags":["sci-fi","classic"]}"#
+
+    static func router(events: TestServerEvents) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/json") { _, _ in json(movieJSON) }
+        router.get("/bad-json") { _, _ in json(#"{"id":"three","title":"Dune"}"#) }
+        router.get("/html") { _, _ in html("<html><body><h1>Welcome</h1></body></html>") }
+        router.on("/echo", method: .get) { request, context in try await echo(request, context) }
+        router.on("/echo", method: .post) { request, context in try await echo(request, context) }
+        router.on("/echo", method: .put) { request, context in try await echo(request, context) }
+        router.on("/echo", method: .patch) { request, context in try await echo(request, context) }
+        router.on("/echo", method: .delete) { request, context in try await echo(request, context) }
+        router.on("/echo", method: .options) { request, context in try await echo(request, context) }
+        router.on("/echo", method: .head) { _, _ in Response(status: .ok, headers: [.contentType: "application/json"]) }
+        router.get("/no-content") { _, _ in Response(status: .noContent) }
+        router.get("/redirect/{count}") { _, context in
+            let count = context.parameters.get("count", as: Int.self) ?? 0
+            return count <= 0 ? json(movieJSON) : redirect(to: "/redirect/\(count - 1)", status: .found)
+        }
+        router.get("/redirect-loop") { _, _ in redirect(to: "/redirect-loop", status: .found) }
+        router.get("/redirect-to") { request, _ in
+            redirect(to: request.uri.queryParameters.get("url") ?? "/json", status: .temporaryRedirect)
+        }
+        router.post("/see-other") { _, _ in redirect(to: "/echo", status: .seeOther) }
+        router.get("/unauthorized") { _, _ in
+            json(#"{"status_code":7,"status_message":"Invalid API key: You must be granted a valid key."}"#, status: .unauthorized)
+        }
+        router.get("/missing") { _, _ in
+            html(
+                "<!DOCTYPE html><html><head><title>404 Not Found</title><style>h1{color:red}</style></head>"
+                    + "<body><h1>Not Found</h1><p>The page you asked for is not here.</p></body></html>",
+                status: .notFound
+            )
+        }
+        router.get("/fail") { _, _ in text("database unavailable", status: .internalServerError) }
+        router.get("/unavailable") { _, _ in
+            var response = text("down for maintenance", status: .serviceUnavailable)
+            response.headers[.retryAfter] = "1"
+            return response
+        }
+        router.get("/flaky/{key}") { request, context in
+            let key = context.parameters.get("key") ?? ""
+            let failures = request.uri.queryParameters.get("failures", as: Int.self) ?? 1
+            let status = request.uri.queryParameters.get("status", as: Int.self) ?? 503
+            let hit = await events.hit(key)
+            guard hit > failures else { return text("try again", status: .init(code: status)) }
+            return json(#"{"attempts":\#(hit)}"#)
+        }
+        router.get("/slow") { request, _ in
+            let milliseconds = request.uri.queryParameters.get("ms", as: Int.self) ?? 1000
+            try await Task.sleep(for: .milliseconds(milliseconds))
+            return json(movieJSON)
+        }
+        router.get("/large") { request, _ in
+            let size = request.uri.queryParameters.get("bytes", as: Int.self) ?? 1 << 20
+            let chunked = request.uri.queryParameters.get("chunked") != nil
+            return large(size: size, declareLength: !chunked)
+        }
+        router.get("/drop") { _, _ in
+            // Promises 1000 bytes, sends 100, then the connection closes.
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/json", .contentLength: "1000"],
+                body: ResponseBody(contentLength: 1000) { writer in
+                    try await writer.write(ByteBuffer(repeating: UInt8(ascii: " "), count: 100))
+                    throw CancellationError()
+                }
+            )
+        }
+        router.get("/hang") { request, _ in
+            let id = request.uri.queryParameters.get("id") ?? "hang"
+            _ = await events.hit("hang:\(id)")
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody { writer in
+                    do {
+                        while true {
+                            try await writer.write(ByteBuffer(string: " "))
+                            try await Task.sleep(for: .milliseconds(20))
+                        }
+                    } catch {
+                        await events.recordDisconnect(id)
+                        throw error
+                    }
+                }
+            )
+        }
+        return router
+    }
+
+    // MARK: - Responses
+
+    static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func text(_ body: String, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func redirect(to location: String, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.location: location, .contentLength: "0"])
+    }
+
+    static func large(size: Int, declareLength: Bool) -> Response {
+        let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: 16 * 1024)
+        var headers: HTTPFields = [.contentType: "application/octet-stream"]
+        if declareLength { headers[.contentLength] = "\(size)" }
+        return Response(
+            status: .ok,
+            headers: headers,
+            body: ResponseBody(contentLength: declareLength ? size : nil) { writer in
+                var remaining = size
+                while remaining > 0 {
+                    let count = min(remaining, chunk.readableBytes)
+                    try await writer.write(chunk.getSlice(at: 0, length: count) ?? chunk)
+                    remaining -= count
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    /// Echoes the request as JSON: method, path, raw query, decoded query items, headers
+    /// (lowercased names) and body as text.
+    static func echo(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: 16 << 20)
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName
+            headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
+        }
+        let query = request.uri.query ?? ""
+        var items: [[String]] = []
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+            items.append([name, value])
+        }
+        let echo = Echo(
+            method: request.method.rawValue,
+            path: request.uri.path,
+            query: query,
+            queryItems: items,
+            headers: headers,
+            body: String(buffer: body)
+        )
+        let data = try JSONEncoder().encode(echo)
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    struct Echo: Codable {
+        var method: String
+        var path: String
+        var query: String
+        var queryItems: [[String]]
+        var headers: [String: String]
+        var body: String
+    }
+}
