@@ -83,7 +83,12 @@ let package = Package(
 
         .testTarget(
             name: "CourierTests",
-            dependencies: ["Courier", "CourierTesting"],
+            dependencies: [
+                "Courier",
+                "CourierTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -24,7 +24,7 @@ extension HTTPClient {
             throw .decoding(
                 DecodingFailure(
                     error,
-                    type: String(reflecting: Value.self),
+                    type: String(describing: Value.self),
                     request: request,
                     bodyExcerpt: Excerpt.of(response.body, contentType: response.head.headerFields[.contentType])
                 )

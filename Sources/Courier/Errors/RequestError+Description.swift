@@ -9,7 +9,7 @@ extension RequestError: CustomStringConvertible {
         case .insecureConnection(let request):
             let host = request.host
             return "Refused cleartext HTTP to \(host) (\(request)): use https://, or allow this host explicitly "
-                + "(courier --allow-http \(host), or TransportSecurityPolicy.allowingInsecureHTTP(to: \"\(host)\"))."
+                + "with TransportSecurityPolicy.allowingInsecureHTTP(to: \"\(host)\")."
         case .transport(let failure):
             return Self.message(for: failure)
         case .unauthorized(let failure):

@@ -69,6 +69,9 @@ public enum JSONValue: Sendable, Equatable {
         return value
     }
 
+    /// Whether `path` is a well-formed path for ``subscript(path:)``.
+    public static func isValidPath(_ path: String) -> Bool { JSONPath(path) != nil }
+
     /// The string, if this is one.
     public var stringValue: String? {
         if case .string(let string) = self { return string }

@@ -1,0 +1,211 @@
+import ArgumentParser
+import Courier
+import CourierAsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Logging
+
+/// `courier get URL`: one request, the body on standard output.
+struct Get: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send one request and print the response body.",
+        discussion: """
+            Examples:
+              courier get https://itunes.apple.com/search?term=swift --pick results.0.trackName
+              courier get http://intranet.example/api --allow-http intranet.example
+              courier get https://api.example.com/items -H 'Authorization: Bearer …' --curl
+
+            \(ExitStatus.help)
+            """
+    )
+
+    enum TransportChoice: String, ExpressibleByArgument, CaseIterable {
+        case asyncHTTPClient = "async-http-client"
+        case urlSession = "urlsession"
+    }
+
+    @Argument(help: "The URL to request (http or https).")
+    var url: String
+
+    @Option(name: [.customShort("H"), .customLong("header")], help: "A header field, 'Name: value'. Repeatable.")
+    var headers: [String] = []
+
+    @Option(name: [.customShort("X"), .long], help: "The method: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS (default GET, or POST with --data).")
+    var method: String?
+
+    @Option(name: [.customShort("d"), .long], help: "The request body; @FILE reads a file, @- standard input. JSON is sent as application/json, anything else as a form.")
+    var data: String?
+
+    @Flag(help: "Pretty-print a JSON response with sorted keys.")
+    var json = false
+
+    @Option(help: "Print only the value at this path of a JSON response, such as results.0.title (strings print raw).")
+    var pick: String?
+
+    @Flag(name: [.customShort("i"), .long], help: "Print the status line and header fields before the body.")
+    var include = false
+
+    @Option(name: .customLong("allow-http"), help: "Allow cleartext http:// to this host ('*.example.com' for its subdomains too). Repeatable. Loopback is always allowed.")
+    var allowHTTP: [String] = []
+
+    @Option(help: "Give up after this many seconds.")
+    var timeout: Double = 30
+
+    @Option(help: "Retry transient failures (idempotent methods only) up to this many times.")
+    var retries: Int = 0
+
+    @Option(name: .customLong("max-size"), help: "The largest response body accepted, in bytes.")
+    var maxSize: Int = 64 << 20
+
+    @Option(help: "The transport: async-http-client (default) or urlsession.")
+    var transport: TransportChoice = .asyncHTTPClient
+
+    @Flag(name: .shortAndLong, help: "Log the request, the response and their header fields (secrets redacted) to standard error.")
+    var verbose = false
+
+    @Flag(help: "Print the request as a curl command (secrets redacted) instead of sending it.")
+    var curl = false
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
+        guard retries >= 0 else { throw ValidationError("--retries cannot be negative.") }
+        guard maxSize > 0 else { throw ValidationError("--max-size must be at least 1 byte.") }
+        if let pick, JSONValue.isValidPath(pick) == false {
+            throw ValidationError("--pick '\(pick)' is not a path like results.0.title or items[2].name.")
+        }
+    }
+
+    func run() async throws {
+        let endpoint = try makeEndpoint()
+        let client = { (transport: any HTTPTransport) in HTTPClient(transport: transport, configuration: makeConfiguration()) }
+        if curl {
+            do {
+                Terminal.output(try client(NoTransport()).prepare(endpoint).curlCommand())
+            } catch {
+                throw CommandFailure(error)
+            }
+            return
+        }
+        let response: DecodedResponse<Data>
+        switch transport {
+        case .asyncHTTPClient:
+            let configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(min(timeout, 10)))
+            response = try await AsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
+                try await send(endpoint, with: client(transport))
+            }
+        case .urlSession:
+            let transport = URLSessionTransport()
+            defer { transport.invalidate() }
+            response = try await send(endpoint, with: client(transport))
+        }
+        try printResponse(response)
+    }
+
+    // MARK: - Request
+
+    private func makeEndpoint() throws -> Endpoint<Data> {
+        guard let url = URL(string: url), let scheme = url.scheme?.lowercased(), url.host != nil else {
+            throw CommandFailure("'\(self.url)' is not a URL: give one like https://example.com/path.", status: .usage)
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw CommandFailure("'\(self.url)' is not an http or https URL.", status: .usage)
+        }
+        var fields = HTTPFields()
+        for header in headers {
+            guard let colon = header.firstIndex(of: ":"),
+                let name = HTTPField.Name(String(header[..<colon]).trimmingCharacters(in: .whitespaces))
+            else {
+                throw CommandFailure("-H '\(header)' is not a header field: write it as 'Name: value'.", status: .usage)
+            }
+            fields.append(HTTPField(name: name, value: String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+        }
+        let body = try data.map(makeBody)
+        let methodName = (method ?? (body == nil ? "GET" : "POST")).uppercased()
+        guard let method = HTTPRequest.Method(methodName) else {
+            throw CommandFailure("--method '\(methodName)' is not an HTTP method.", status: .usage)
+        }
+        return Endpoint(method: method, url: url, headers: fields, body: body)
+    }
+
+    private func makeBody(_ argument: String) throws -> RequestBody {
+        let bytes: Data
+        if argument == "@-" {
+            bytes = FileHandle.standardInput.readDataToEndOfFile()
+        } else if argument.hasPrefix("@") {
+            let path = String(argument.dropFirst())
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure("Cannot read --data file '\(path)': check that it exists and is readable.", status: .usage)
+            }
+            bytes = contents
+        } else {
+            bytes = Data(argument.utf8)
+        }
+        let isJSON = (try? JSONValue(parsing: bytes)) != nil
+        return .data(bytes, contentType: isJSON ? "application/json" : "application/x-www-form-urlencoded")
+    }
+
+    private func makeConfiguration() -> HTTPClient.Configuration {
+        var policy = TransportSecurityPolicy.default
+        for host in allowHTTP {
+            policy = host.hasPrefix("*.")
+                ? policy.allowingInsecureHTTP(to: String(host.dropFirst(2)), includingSubdomains: true)
+                : policy.allowingInsecureHTTP(to: host)
+        }
+        var middleware: [any Middleware] = []
+        if verbose {
+            var logger = Logger(label: "courier") { label in StreamLogHandler.standardError(label: label) }
+            logger.logLevel = .trace
+            middleware.append(RequestLogging(logger: logger, level: .info))
+        }
+        if retries > 0 { middleware.append(Retry(maxAttempts: retries + 1)) }
+        return HTTPClient.Configuration(
+            securityPolicy: policy,
+            timeout: .milliseconds(Int64(timeout * 1000)),
+            maxResponseSize: maxSize,
+            middleware: middleware
+        )
+    }
+
+    private func send(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws -> DecodedResponse<Data> {
+        do {
+            return try await client.response(for: endpoint)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    // MARK: - Output
+
+    private func printResponse(_ response: DecodedResponse<Data>) throws {
+        if include {
+            var head = "HTTP \(response.head.status.code) \(response.head.status.reasonPhrase)\n"
+            for field in response.head.headerFields { head += "\(field.name): \(field.value)\n" }
+            Terminal.write(Data((head + "\n").utf8))
+        }
+        guard json || pick != nil else {
+            Terminal.write(response.value)
+            return
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: response.value)
+        } catch {
+            throw CommandFailure("The response from \(url) is not JSON, so --json and --pick cannot read it.", status: .invalidResponse)
+        }
+        guard let pick else {
+            Terminal.output(value.formatted())
+            return
+        }
+        guard let picked = value[path: pick] else {
+            throw CommandFailure("The response has no value at '\(pick)'.", status: .invalidResponse)
+        }
+        Terminal.output(picked.stringValue ?? picked.formatted(compact: !json))
+    }
+}
+
+/// Stands in for a transport where a client is needed only to prepare requests (`--curl`).
+private struct NoTransport: HTTPTransport {
+    func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
+        throw .cancelled
+    }
+}

@@ -1,0 +1,84 @@
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("Latest wins")
+struct LatestWinsTests {
+    @Test func aNewerSearchCancelsTheOneInFlight() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/search") { request throws(RequestError) in
+            // The first search is slow, so only cancellation can end it early.
+            let slow = request.head.path?.hasSuffix("term=sw") == true
+            return StubResponse.json(#"{"term": "\#(slow ? "sw" : "swift")"}"#).delayed(by: slow ? .seconds(30) : .milliseconds(10))
+        }
+        let client = HTTPClient(transport: stub)
+        let latest = LatestWins<JSONValue>()
+        func search(_ term: String) async throws(RequestError) -> JSONValue {
+            try await latest.run { () async throws(RequestError) -> JSONValue in
+                try await client.send(Endpoint<JSONValue>(host: "t", path: "/search", query: [URLQueryItem(name: "term", value: term)]))
+            }
+        }
+        let first = Task { () async throws(RequestError) -> JSONValue in try await search("sw") }
+        while stub.requests.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        let second = try await search("swift")
+        #expect(second["term"]?.stringValue == "swift")
+        let firstResult = await first.result
+        guard case .failure(let error) = firstResult, case .cancelled? = error as? RequestError else {
+            Issue.record("the superseded search delivered \(firstResult)")
+            return
+        }
+    }
+
+    @Test func aSupersededResultIsNeverDeliveredEvenIfItArrived() async throws {
+        let latest = LatestWins<Int>()
+        let gate = AsyncStream<Void>.makeStream()
+        // The first operation ignores cancellation and finishes after the second started.
+        let first = Task { () async throws(RequestError) -> Int in
+            try await latest.run { () async throws(RequestError) -> Int in
+                var iterator = gate.stream.makeAsyncIterator()
+                await iterator.next()
+                return 1
+            }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        let second = Task { () async throws(RequestError) -> Int in try await latest.run { () async throws(RequestError) -> Int in 2 } }
+        #expect(try await second.value == 2)
+        gate.continuation.yield()
+        let result = await first.result
+        guard case .failure(let error) = result, case .cancelled? = error as? RequestError else {
+            Issue.record("the superseded operation delivered \(result)")
+            return
+        }
+    }
+
+    @Test func cancelStopsTheOperationInFlight() async throws {
+        let latest = LatestWins<Int>()
+        let task = Task { () async throws(RequestError) -> Int in
+            try await latest.run { () async throws(RequestError) -> Int in
+                do {
+                    try await Task.sleep(for: .seconds(30))
+                } catch {
+                    throw .cancelled
+                }
+                return 1
+            }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        await latest.cancel()
+        let result = await task.result
+        guard case .failure(let error) = result, case .cancelled? = error as? RequestError else {
+            Issue.record("got \(result)")
+            return
+        }
+    }
+
+    @Test func errorsOfTheLatestOperationAreDelivered() async throws {
+        let latest = LatestWins<Int>()
+        let error = await #expect(throws: RequestError.self) {
+            try await latest.run { () async throws(RequestError) -> Int in throw .invalidURL("x", reason: "bad") }
+        }
+        #expect(error?.shortDescription == "invalid_url")
+    }
+}
