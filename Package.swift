@@ -103,7 +103,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierTestingTests",
-            dependencies: ["Courier", "CourierTesting"],
+            dependencies: [
+                "Courier",
+                "CourierTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),

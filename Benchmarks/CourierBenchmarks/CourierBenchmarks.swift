@@ -1,2 +1,3 @@
 import Benchmark
+
 let benchmarks: @Sendable () -> Void = {}

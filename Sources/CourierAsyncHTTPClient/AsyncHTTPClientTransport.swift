@@ -161,7 +161,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         if let error = error as? HTTPClientError {
             switch error {
             case .cancelled: return .cancelled
-            case .connectTimeout, .tlsHandshakeTimeout: return failure(.timedOut, "no connection within the connect timeout")
+            case .connectTimeout, .tlsHandshakeTimeout:
+                return failure(.timedOut, "no connection within the connect timeout")
             case .deadlineExceeded, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout:
                 return .transport(.timedOut(request))
             case .remoteConnectionClosed: return failure(.connectionLost, "the server closed the connection")

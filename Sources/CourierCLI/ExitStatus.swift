@@ -41,7 +41,8 @@ struct CommandFailure: Error {
 
     init(_ error: RequestError) {
         if case .insecureConnection(let request) = error {
-            let message = "Refused cleartext HTTP to \(request.host) (\(request)): use https://, or allow this host "
+            let message =
+                "Refused cleartext HTTP to \(request.host) (\(request)): use https://, or allow this host "
                 + "with --allow-http \(request.host)."
             self.init(message, status: ExitStatus(error))
         } else {

@@ -30,10 +30,17 @@ struct Get: AsyncParsableCommand {
     @Option(name: [.customShort("H"), .customLong("header")], help: "A header field, 'Name: value'. Repeatable.")
     var headers: [String] = []
 
-    @Option(name: [.customShort("X"), .long], help: "The method: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS (default GET, or POST with --data).")
+    @Option(
+        name: [.customShort("X"), .long],
+        help: "The method: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS (default GET, or POST with --data)."
+    )
     var method: String?
 
-    @Option(name: [.customShort("d"), .long], help: "The request body; @FILE reads a file, @- standard input. JSON is sent as application/json, anything else as a form.")
+    @Option(
+        name: [.customShort("d"), .long],
+        help:
+            "The request body; @FILE reads a file, @- standard input. JSON is sent as application/json, anything else as a form."
+    )
     var data: String?
 
     @Flag(help: "Pretty-print a JSON response with sorted keys.")
@@ -45,7 +52,11 @@ struct Get: AsyncParsableCommand {
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and header fields before the body.")
     var include = false
 
-    @Option(name: .customLong("allow-http"), help: "Allow cleartext http:// to this host ('*.example.com' for its subdomains too). Repeatable. Loopback is always allowed.")
+    @Option(
+        name: .customLong("allow-http"),
+        help:
+            "Allow cleartext http:// to this host ('*.example.com' for its subdomains too). Repeatable. Loopback is always allowed."
+    )
     var allowHTTP: [String] = []
 
     @Option(help: "Give up after this many seconds.")
@@ -60,7 +71,10 @@ struct Get: AsyncParsableCommand {
     @Option(help: "The transport: async-http-client (default) or urlsession.")
     var transport: TransportChoice = .asyncHTTPClient
 
-    @Flag(name: .shortAndLong, help: "Log the request, the response and their header fields (secrets redacted) to standard error.")
+    @Flag(
+        name: .shortAndLong,
+        help: "Log the request, the response and their header fields (secrets redacted) to standard error."
+    )
     var verbose = false
 
     @Flag(help: "Print the request as a curl command (secrets redacted) instead of sending it.")
@@ -77,7 +91,9 @@ struct Get: AsyncParsableCommand {
 
     func run() async throws {
         let endpoint = try makeEndpoint()
-        let client = { (transport: any HTTPTransport) in HTTPClient(transport: transport, configuration: makeConfiguration()) }
+        let client = { (transport: any HTTPTransport) in
+            HTTPClient(transport: transport, configuration: makeConfiguration())
+        }
         if curl {
             do {
                 Terminal.output(try client(NoTransport()).prepare(endpoint).curlCommand())
@@ -117,7 +133,12 @@ struct Get: AsyncParsableCommand {
             else {
                 throw CommandFailure("-H '\(header)' is not a header field: write it as 'Name: value'.", status: .usage)
             }
-            fields.append(HTTPField(name: name, value: String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            fields.append(
+                HTTPField(
+                    name: name,
+                    value: String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                )
+            )
         }
         let body = try data.map(makeBody)
         let methodName = (method ?? (body == nil ? "GET" : "POST")).uppercased()
@@ -134,7 +155,10 @@ struct Get: AsyncParsableCommand {
         } else if argument.hasPrefix("@") {
             let path = String(argument.dropFirst())
             guard let contents = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("Cannot read --data file '\(path)': check that it exists and is readable.", status: .usage)
+                throw CommandFailure(
+                    "Cannot read --data file '\(path)': check that it exists and is readable.",
+                    status: .usage
+                )
             }
             bytes = contents
         } else {
@@ -147,7 +171,8 @@ struct Get: AsyncParsableCommand {
     private func makeConfiguration() -> HTTPClient.Configuration {
         var policy = TransportSecurityPolicy.default
         for host in allowHTTP {
-            policy = host.hasPrefix("*.")
+            policy =
+                host.hasPrefix("*.")
                 ? policy.allowingInsecureHTTP(to: String(host.dropFirst(2)), includingSubdomains: true)
                 : policy.allowingInsecureHTTP(to: host)
         }
@@ -190,7 +215,10 @@ struct Get: AsyncParsableCommand {
         do {
             value = try JSONValue(parsing: response.value)
         } catch {
-            throw CommandFailure("The response from \(url) is not JSON, so --json and --pick cannot read it.", status: .invalidResponse)
+            throw CommandFailure(
+                "The response from \(url) is not JSON, so --json and --pick cannot read it.",
+                status: .invalidResponse
+            )
         }
         guard let pick else {
             Terminal.output(value.formatted())

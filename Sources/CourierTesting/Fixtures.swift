@@ -15,7 +15,8 @@ public struct Fixtures: Sendable {
 
     /// Fixtures in `subdirectory` of `bundle`'s resources.
     public init(bundle: Bundle, subdirectory: String = "Fixtures") {
-        self.directory = bundle.resourceURL?.appendingPathComponent(subdirectory, isDirectory: true)
+        self.directory =
+            bundle.resourceURL?.appendingPathComponent(subdirectory, isDirectory: true)
             ?? bundle.bundleURL.appendingPathComponent(subdirectory, isDirectory: true)
     }
 

@@ -35,7 +35,11 @@ public struct StubResponse: Sendable {
     }
 
     /// A plain-text body.
-    public static func text(_ text: String, status: HTTPResponse.Status = .ok, contentType: String = "text/plain") -> Self {
+    public static func text(
+        _ text: String,
+        status: HTTPResponse.Status = .ok,
+        contentType: String = "text/plain"
+    ) -> Self {
         StubResponse(status: status, headers: [.contentType: contentType], body: Data(text.utf8))
     }
 
@@ -52,7 +56,8 @@ public struct StubResponse: Sendable {
     }
 
     /// A fixture file's bytes, with the content type its extension implies.
-    public static func fixture(_ name: String, in fixtures: Fixtures, status: HTTPResponse.Status = .ok) throws -> Self {
+    public static func fixture(_ name: String, in fixtures: Fixtures, status: HTTPResponse.Status = .ok) throws -> Self
+    {
         let url = try fixtures.url(name)
         let contentType = url.pathExtension == "json" ? "application/json" : "application/octet-stream"
         return StubResponse(status: status, headers: [.contentType: contentType], body: try fixtures.data(name))

@@ -73,8 +73,13 @@ public final class StubTransport: HTTPTransport {
             return state.routes.last { $0.matches(request) }
         }
         guard let route else {
-            let text = "StubTransport has no route for \(request.head.method) \(request.head.path ?? "/"); add one with on(_:_:_:)"
-            return RawResponse(head: HTTPResponse(status: .notFound, headerFields: [.contentType: "text/plain"]), body: Data(text.utf8), url: request.url)
+            let text =
+                "StubTransport has no route for \(request.head.method) \(request.head.path ?? "/"); add one with on(_:_:_:)"
+            return RawResponse(
+                head: HTTPResponse(status: .notFound, headerFields: [.contentType: "text/plain"]),
+                body: Data(text.utf8),
+                url: request.url
+            )
         }
         let response = try route.handler(request)
         if let delay = response.delay {
@@ -89,6 +94,10 @@ public final class StubTransport: HTTPTransport {
         if response.body.count > request.maxResponseSize {
             throw .bodyTooLarge(request.summary, limit: request.maxResponseSize)
         }
-        return RawResponse(head: HTTPResponse(status: response.status, headerFields: response.headers), body: response.body, url: request.url)
+        return RawResponse(
+            head: HTTPResponse(status: response.status, headerFields: response.headers),
+            body: response.body,
+            url: request.url
+        )
     }
 }

@@ -48,7 +48,10 @@ struct TransportConformanceTests {
             let response = try await client.response(for: Endpoint<Data>(path: "/json"))
             #expect(response.head.status == .ok)
             #expect(response.head.headerFields[.contentType] == "application/json")
-            #expect(response.value == Data(#"{"id":3,"title":"Dune","release_date":"1965-08-01","tags":["sci-fi","classic"]}"#.utf8))
+            #expect(
+                response.value
+                    == Data(#"{"id":3,"title":"Dune","release_date":"1965-08-01","tags":["sci-fi","classic"]}"#.utf8)
+            )
             #expect(response.url == "http://127.0.0.1:\(server.port)/json")
         }
     }
@@ -58,7 +61,9 @@ struct TransportConformanceTests {
         try await withClient(transport) { client, _ in
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            let echo = try await client.send(Endpoint<Echo>(method: .post, path: "/echo", body: .json(Self.movie, encoder: encoder)))
+            let echo = try await client.send(
+                Endpoint<Echo>(method: .post, path: "/echo", body: .json(Self.movie, encoder: encoder))
+            )
             #expect(echo.method == "POST")
             #expect(echo.headers["content-type"] == "application/json")
             #expect(echo.body == #"{"id":3,"releaseDate":"1965-08-01","tags":["sci-fi","classic"],"title":"Dune"}"#)
@@ -127,7 +132,9 @@ struct TransportConformanceTests {
     @Test(arguments: Transport.allCases)
     func followsRedirects(_ transport: Transport) async throws {
         try await withClient(transport) { client, server in
-            let response = try await client.response(for: Endpoint<Movie>(path: "/redirect/3").convertingFromSnakeCase())
+            let response = try await client.response(
+                for: Endpoint<Movie>(path: "/redirect/3").convertingFromSnakeCase()
+            )
             #expect(response.value == Self.movie)
             #expect(response.url == "http://127.0.0.1:\(server.port)/redirect/0")
         }
@@ -139,7 +146,10 @@ struct TransportConformanceTests {
             let error = await #expect(throws: RequestError.self) {
                 try await client.send(Endpoint<Movie>(path: "/redirect/3"))
             }
-            guard case .transport(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            guard case .transport(let failure) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(failure.kind == .tooManyRedirects)
             #expect(
                 error?.message
@@ -180,8 +190,13 @@ struct TransportConformanceTests {
     @Test(arguments: Transport.allCases)
     func unauthorized(_ transport: Transport) async throws {
         try await withClient(transport) { client, server in
-            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/unauthorized")) }
-            guard case .unauthorized(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Movie>(path: "/unauthorized"))
+            }
+            guard case .unauthorized(let failure) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(failure.status == 401)
             #expect(
                 error?.message
@@ -195,8 +210,13 @@ struct TransportConformanceTests {
     @Test(arguments: Transport.allCases)
     func notFoundWithHTMLPage(_ transport: Transport) async throws {
         try await withClient(transport) { client, _ in
-            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/missing")) }
-            guard case .clientError(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Movie>(path: "/missing"))
+            }
+            guard case .clientError(let failure) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(failure.status == 404)
             #expect(failure.reason == "Not Found")
             #expect(failure.bodyExcerpt == "404 Not Found Not Found The page you asked for is not here.")
@@ -207,8 +227,13 @@ struct TransportConformanceTests {
     @Test(arguments: Transport.allCases)
     func htmlWhereJSONWasExpected(_ transport: Transport) async throws {
         try await withClient(transport) { client, server in
-            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/html")) }
-            guard case .unexpectedContentType(let failure, _) = error else { Issue.record("got \(String(describing: error))"); return }
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Movie>(path: "/html"))
+            }
+            guard case .unexpectedContentType(let failure, _) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(failure.contentType == "text/html; charset=utf-8")
             #expect(
                 error?.message
@@ -221,8 +246,13 @@ struct TransportConformanceTests {
     @Test(arguments: Transport.allCases)
     func serverError(_ transport: Transport) async throws {
         try await withClient(transport) { client, _ in
-            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/fail")) }
-            guard case .serverError(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Movie>(path: "/fail"))
+            }
+            guard case .serverError(let failure) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(failure.status == 500)
             #expect(failure.bodyExcerpt == "database unavailable")
             #expect(failure.retryAfter == nil)
@@ -232,8 +262,13 @@ struct TransportConformanceTests {
     @Test(arguments: Transport.allCases)
     func serviceUnavailableWithRetryAfter(_ transport: Transport) async throws {
         try await withClient(transport) { client, server in
-            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/unavailable")) }
-            guard case .serverError(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Movie>(path: "/unavailable"))
+            }
+            guard case .serverError(let failure) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(failure.status == 503)
             #expect(failure.retryAfter == .seconds(1))
             #expect(
@@ -247,8 +282,13 @@ struct TransportConformanceTests {
     @Test(arguments: Transport.allCases)
     func decodingFailureNamesThePath(_ transport: Transport) async throws {
         try await withClient(transport) { client, _ in
-            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(path: "/bad-json")) }
-            guard case .decoding(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Movie>(path: "/bad-json"))
+            }
+            guard case .decoding(let failure) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(failure.codingPath == "id")
             #expect(failure.bodyExcerpt == #"{"id":"three","title":"Dune"}"#)
             #expect(failure.type.hasSuffix("Movie"))
@@ -263,7 +303,10 @@ struct TransportConformanceTests {
             let error = await #expect(throws: RequestError.self) {
                 try await client.send(Endpoint<Movie>(path: "/slow", query: [.init(name: "ms", value: "5000")]))
             }
-            guard case .transport(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            guard case .transport(let failure) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(failure.kind == .timedOut)
             #expect(failure.detail == "after 0.3s")
         }
@@ -275,12 +318,19 @@ struct TransportConformanceTests {
             for chunked in [false, true] {
                 var query = [URLQueryItem(name: "bytes", value: "1000000")]
                 if chunked { query.append(.init(name: "chunked", value: "1")) }
-                let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Data>(path: "/large", query: query)) }
-                guard case .bodyTooLarge(_, let limit) = error else { Issue.record("got \(String(describing: error))"); return }
+                let error = await #expect(throws: RequestError.self) {
+                    try await client.send(Endpoint<Data>(path: "/large", query: query))
+                }
+                guard case .bodyTooLarge(_, let limit) = error else {
+                    Issue.record("got \(String(describing: error))")
+                    return
+                }
                 #expect(limit == 10_000)
             }
             // A body at the limit is fine.
-            let exact = try await client.send(Endpoint<Data>(path: "/large", query: [.init(name: "bytes", value: "10000")]))
+            let exact = try await client.send(
+                Endpoint<Data>(path: "/large", query: [.init(name: "bytes", value: "10000")])
+            )
             #expect(exact.count == 10_000)
         }
     }
@@ -288,8 +338,13 @@ struct TransportConformanceTests {
     @Test(arguments: Transport.allCases)
     func connectionDroppedMidBody(_ transport: Transport) async throws {
         try await withClient(transport) { client, _ in
-            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Data>(path: "/drop")) }
-            guard case .transport(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Data>(path: "/drop"))
+            }
+            guard case .transport(let failure) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(failure.kind == .connectionLost, "\(failure.detail) \(String(describing: failure.cause))")
         }
     }
@@ -297,8 +352,13 @@ struct TransportConformanceTests {
     @Test(arguments: Transport.allCases)
     func connectionRefused(_ transport: Transport) async throws {
         try await withClient(transport, baseURL: URL(string: "http://127.0.0.1:1")) { client, _ in
-            let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Data>(path: "/json")) }
-            guard case .transport(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Data>(path: "/json"))
+            }
+            guard case .transport(let failure) = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
             #expect(failure.kind == .connectionRefused)
             #expect(error?.message.hasPrefix("Could not connect to 127.0.0.1 for GET http://127.0.0.1:1/json") == true)
         }
@@ -327,7 +387,9 @@ struct TransportConformanceTests {
         struct Attempts: Decodable { var attempts: Int }
         try await withClient(transport, middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(5))]) { client, _ in
             let key = "retry-\(transport.rawValue)"
-            let result = try await client.send(Endpoint<Attempts>(path: "/flaky/\(key)", query: [.init(name: "failures", value: "2")]))
+            let result = try await client.send(
+                Endpoint<Attempts>(path: "/flaky/\(key)", query: [.init(name: "failures", value: "2")])
+            )
             #expect(result.attempts == 3)
         }
     }

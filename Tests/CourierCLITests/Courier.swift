@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs the built `courier` binary.
 enum Courier {
@@ -12,36 +13,57 @@ enum Courier {
         try await run(arguments)
     }
 
-    /// Runs `courier` with `arguments`, waiting without blocking a thread (the loopback server
-    /// shares the cooperative pool with the test).
+    /// Runs `courier` with `arguments`. The process is started, read and awaited on threads
+    /// of its own: blocking a dispatch thread would starve the Swift concurrency pool that the
+    /// loopback server's handlers run on (on Linux they share threads).
     static func run(_ arguments: [String]) async throws -> Result {
+        let executable = try executable()
+        return await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: runBlocking(executable, arguments))
+            }
+            thread.start()
+        }
+    }
+
+    private static func runBlocking(_ executable: URL, _ arguments: [String]) -> Result {
         let process = Process()
-        process.executableURL = try executable()
+        process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
-        async let stdout = read(output)
-        async let stderr = read(errors)
-        let status: Int32 = await withCheckedContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(returning: -1)
-            }
+        do {
+            try process.run()
+        } catch {
+            return Result(status: -1, stdout: "", stderr: "could not start \(executable.path): \(error)")
         }
-        return Result(status: status, stdout: await stdout, stderr: await stderr)
+        // Both pipes are drained at once so that neither can fill up and stall the child.
+        let stderrBox = ErrorText()
+        let stderrReader = Thread {
+            stderrBox.set(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+        stderrReader.start()
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: stdout, stderr: stderrBox.wait())
     }
 
-    private static func read(_ pipe: Pipe) async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
-            }
+    /// Text handed over from the stderr reader thread.
+    private final class ErrorText: Sendable {
+        private let text = Mutex("")
+        private let done = DispatchSemaphore(value: 0)
+
+        func set(_ value: String) {
+            text.withLock { $0 = value }
+            done.signal()
+        }
+
+        func wait() -> String {
+            done.wait()
+            return text.withLock { $0 }
         }
     }
 

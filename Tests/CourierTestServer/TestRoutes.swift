@@ -30,7 +30,10 @@ enum TestRoutes {
         }
         router.post("/see-other") { _, _ in redirect(to: "/echo", status: .seeOther) }
         router.get("/unauthorized") { _, _ in
-            json(#"{"status_code":7,"status_message":"Invalid API key: You must be granted a valid key."}"#, status: .unauthorized)
+            json(
+                #"{"status_code":7,"status_message":"Invalid API key: You must be granted a valid key."}"#,
+                status: .unauthorized
+            )
         }
         router.get("/missing") { _, _ in
             html(
@@ -99,15 +102,27 @@ enum TestRoutes {
     // MARK: - Responses
 
     static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: body))
+        )
     }
 
     static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: body))
+        )
     }
 
     static func text(_ body: String, status: HTTPResponse.Status) -> Response {
-        Response(status: status, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        Response(
+            status: status,
+            headers: [.contentType: "text/plain"],
+            body: .init(byteBuffer: ByteBuffer(string: body))
+        )
     }
 
     static func redirect(to location: String, status: HTTPResponse.Status) -> Response {
@@ -160,7 +175,11 @@ enum TestRoutes {
             body: String(buffer: body)
         )
         let data = try JSONEncoder().encode(echo)
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
     }
 
     struct Echo: Codable {

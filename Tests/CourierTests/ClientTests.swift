@@ -18,8 +18,13 @@ struct ClientTests {
         let movie = try await client.send(Endpoint<Movie>(host: "api.test", path: "/movie").convertingFromSnakeCase())
         #expect(movie == Movie(id: 550, originalTitle: "Fight Club"))
 
-        let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(host: "api.test", path: "/movie")) }
-        guard case .decoding(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+        let error = await #expect(throws: RequestError.self) {
+            try await client.send(Endpoint<Movie>(host: "api.test", path: "/movie"))
+        }
+        guard case .decoding(let failure) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(failure.reason == "the key 'originalTitle' is missing")
     }
 
@@ -42,11 +47,19 @@ struct ClientTests {
         let stub = StubTransport()
         stub.on(.get, "/page", .json(#"{"results": [{"title": "A"}, {"title": null}]}"#))
         let client = HTTPClient(transport: stub)
-        let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Page>(host: "api.test", path: "/page")) }
-        guard case .decoding(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+        let error = await #expect(throws: RequestError.self) {
+            try await client.send(Endpoint<Page>(host: "api.test", path: "/page"))
+        }
+        guard case .decoding(let failure) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(failure.codingPath == "results[1].title")
         #expect(failure.reason == "expected String, found null or nothing")
-        #expect(error?.message == #"Could not decode Page from GET https://api.test/page at results[1].title: expected String, found null or nothing. Body: {"results": [{"title": "A"}, {"title": null}]}"#)
+        #expect(
+            error?.message
+                == #"Could not decode Page from GET https://api.test/page at results[1].title: expected String, found null or nothing. Body: {"results": [{"title": "A"}, {"title": null}]}"#
+        )
     }
 
     @Test func notJSONIsReportedWithTheParserReason() async throws {
@@ -55,7 +68,10 @@ struct ClientTests {
         let error = await #expect(throws: RequestError.self) {
             try await HTTPClient(transport: stub).send(Endpoint<Movie>(host: "api.test", path: "/broken"))
         }
-        guard case .decoding(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .decoding(let failure) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(failure.codingPath == "")
         #expect(failure.reason.hasPrefix("The given data was not valid JSON."))
     }
@@ -64,10 +80,15 @@ struct ClientTests {
         struct Page: Decodable, Sendable { var results: LossyArray<Movie> }
         let stub = StubTransport()
         stub.on(
-            .get, "/page",
-            .json(#"{"results": [{"id": 1, "original_title": "A"}, {"id": "two"}, {"id": 3, "original_title": "C"}, 7]}"#)
+            .get,
+            "/page",
+            .json(
+                #"{"results": [{"id": 1, "original_title": "A"}, {"id": "two"}, {"id": 3, "original_title": "C"}, 7]}"#
+            )
         )
-        let page = try await HTTPClient(transport: stub).send(Endpoint<Page>(host: "api.test", path: "/page").convertingFromSnakeCase())
+        let page = try await HTTPClient(transport: stub).send(
+            Endpoint<Page>(host: "api.test", path: "/page").convertingFromSnakeCase()
+        )
         #expect(page.results.map(\.id) == [1, 3])
         #expect(page.results.skipped.map(\.index) == [1, 3])
         #expect(page.results.skipped[0].reason.hasPrefix("expected Int:"))
@@ -86,14 +107,27 @@ struct ClientTests {
 
     @Test func contentTypesAreMatchedByEssenceAndSuffix() async throws {
         let stub = StubTransport()
-        stub.on(.get, "/problem", .text(#"{"id": 1, "original_title": "x"}"#, contentType: "application/problem+json; charset=utf-8"))
-        stub.on(.get, "/itunes", .text(#"{"id": 2, "original_title": "y"}"#, contentType: "text/javascript; charset=utf-8"))
+        stub.on(
+            .get,
+            "/problem",
+            .text(#"{"id": 1, "original_title": "x"}"#, contentType: "application/problem+json; charset=utf-8")
+        )
+        stub.on(
+            .get,
+            "/itunes",
+            .text(#"{"id": 2, "original_title": "y"}"#, contentType: "text/javascript; charset=utf-8")
+        )
         stub.on(.get, "/xml", .text("<movie/>", contentType: "application/xml"))
         let client = HTTPClient(transport: stub)
         #expect(try await client.send(Endpoint<Movie>(host: "t", path: "/problem").convertingFromSnakeCase()).id == 1)
         #expect(try await client.send(Endpoint<Movie>(host: "t", path: "/itunes").convertingFromSnakeCase()).id == 2)
-        let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Movie>(host: "t", path: "/xml")) }
-        guard case .unexpectedContentType(let failure, _) = error else { Issue.record("got \(String(describing: error))"); return }
+        let error = await #expect(throws: RequestError.self) {
+            try await client.send(Endpoint<Movie>(host: "t", path: "/xml"))
+        }
+        guard case .unexpectedContentType(let failure, _) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(failure.contentType == "application/xml")
     }
 
@@ -122,18 +156,32 @@ struct ClientTests {
         struct Cause: Error {}
         let stub = StubTransport()
         let summary = RequestSummary(method: "GET", url: "https://t/x")
-        stub.on(.get, "/x", .failure(.transport(TransportFailure(.connectionLost, request: summary, detail: "reset", cause: Cause()))))
-        let error = await #expect(throws: RequestError.self) { try await HTTPClient(transport: stub).send(Endpoint<Void>(host: "t", path: "/x")) }
-        guard case .transport(let failure) = error else { Issue.record("got \(String(describing: error))"); return }
+        stub.on(
+            .get,
+            "/x",
+            .failure(.transport(TransportFailure(.connectionLost, request: summary, detail: "reset", cause: Cause())))
+        )
+        let error = await #expect(throws: RequestError.self) {
+            try await HTTPClient(transport: stub).send(Endpoint<Void>(host: "t", path: "/x"))
+        }
+        guard case .transport(let failure) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(failure.cause is Cause)
-        #expect(error?.message == "The connection for GET https://t/x closed before the response was complete (reset); try again.")
+        #expect(
+            error?.message
+                == "The connection for GET https://t/x closed before the response was complete (reset); try again."
+        )
     }
 
     @Test func cancellingTheTaskCancelsTheRequest() async throws {
         let stub = StubTransport()
         stub.on(.get, "/slow", StubResponse.json("{}").delayed(by: .seconds(30)))
         let client = HTTPClient(transport: stub)
-        let task = Task { () async throws(RequestError) -> Data in try await client.send(Endpoint<Data>(host: "t", path: "/slow")) }
+        let task = Task { () async throws(RequestError) -> Data in
+            try await client.send(Endpoint<Data>(host: "t", path: "/slow"))
+        }
         while stub.requests.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
         task.cancel()
         let result = await task.result

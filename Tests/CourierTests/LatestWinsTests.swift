@@ -11,13 +11,17 @@ struct LatestWinsTests {
         stub.on(.get, "/search") { request throws(RequestError) in
             // The first search is slow, so only cancellation can end it early.
             let slow = request.head.path?.hasSuffix("term=sw") == true
-            return StubResponse.json(#"{"term": "\#(slow ? "sw" : "swift")"}"#).delayed(by: slow ? .seconds(30) : .milliseconds(10))
+            return StubResponse.json(#"{"term": "\#(slow ? "sw" : "swift")"}"#).delayed(
+                by: slow ? .seconds(30) : .milliseconds(10)
+            )
         }
         let client = HTTPClient(transport: stub)
         let latest = LatestWins<JSONValue>()
         func search(_ term: String) async throws(RequestError) -> JSONValue {
             try await latest.run { () async throws(RequestError) -> JSONValue in
-                try await client.send(Endpoint<JSONValue>(host: "t", path: "/search", query: [URLQueryItem(name: "term", value: term)]))
+                try await client.send(
+                    Endpoint<JSONValue>(host: "t", path: "/search", query: [URLQueryItem(name: "term", value: term)])
+                )
             }
         }
         let first = Task { () async throws(RequestError) -> JSONValue in try await search("sw") }
@@ -43,7 +47,9 @@ struct LatestWinsTests {
             }
         }
         try await Task.sleep(for: .milliseconds(20))
-        let second = Task { () async throws(RequestError) -> Int in try await latest.run { () async throws(RequestError) -> Int in 2 } }
+        let second = Task { () async throws(RequestError) -> Int in
+            try await latest.run { () async throws(RequestError) -> Int in 2 }
+        }
         #expect(try await second.value == 2)
         gate.continuation.yield()
         let result = await first.result

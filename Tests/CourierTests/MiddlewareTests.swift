@@ -1,10 +1,11 @@
-@testable import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
 import Logging
 import Synchronization
 import Testing
+
+@testable import Courier
 
 @Suite("Middleware")
 struct MiddlewareTests {
@@ -13,12 +14,23 @@ struct MiddlewareTests {
     @Test func bearerTokenAndAPIKeys() async throws {
         let stub = StubTransport()
         stub.on(nil, "/*", .status(.noContent))
-        let endpoint = Endpoint<Void>(host: "api.test", path: "/3/movie/550", query: [URLQueryItem(name: "language", value: "en")])
+        let endpoint = Endpoint<Void>(
+            host: "api.test",
+            path: "/3/movie/550",
+            query: [URLQueryItem(name: "language", value: "en")]
+        )
 
-        try await HTTPClient(transport: stub, configuration: .init(middleware: [Authentication.bearer("t0k")])).send(endpoint)
-        try await HTTPClient(transport: stub, configuration: .init(middleware: [Authentication.apiKey("k&y")])).send(endpoint)
+        try await HTTPClient(transport: stub, configuration: .init(middleware: [Authentication.bearer("t0k")])).send(
+            endpoint
+        )
+        try await HTTPClient(transport: stub, configuration: .init(middleware: [Authentication.apiKey("k&y")])).send(
+            endpoint
+        )
         let header = try #require(HTTPField.Name("X-API-Key"))
-        try await HTTPClient(transport: stub, configuration: .init(middleware: [Authentication.apiKey("abc", header: header)])).send(endpoint)
+        try await HTTPClient(
+            transport: stub,
+            configuration: .init(middleware: [Authentication.apiKey("abc", header: header)])
+        ).send(endpoint)
 
         let requests = stub.requests
         #expect(requests[0].head.headerFields[.authorization] == "Bearer t0k")
@@ -39,7 +51,10 @@ struct MiddlewareTests {
             }
             return attempt < 3 ? .text("busy", status: .serviceUnavailable) : .json(#"{"ok": true}"#)
         }
-        let client = HTTPClient(transport: stub, configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(1))]))
+        let client = HTTPClient(
+            transport: stub,
+            configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(1))])
+        )
         let value = try await client.send(Endpoint<JSONValue>(host: "t", path: "/flaky"))
         #expect(value["ok"] == .bool(true))
         #expect(stub.requests.count == 3)
@@ -48,8 +63,13 @@ struct MiddlewareTests {
     @Test func givesUpAfterMaxAttempts() async throws {
         let stub = StubTransport()
         stub.on(.get, "/down", .text("down", status: .badGateway))
-        let client = HTTPClient(transport: stub, configuration: .init(middleware: [Retry(maxAttempts: 4, baseDelay: .milliseconds(1))]))
-        let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Void>(host: "t", path: "/down")) }
+        let client = HTTPClient(
+            transport: stub,
+            configuration: .init(middleware: [Retry(maxAttempts: 4, baseDelay: .milliseconds(1))])
+        )
+        let error = await #expect(throws: RequestError.self) {
+            try await client.send(Endpoint<Void>(host: "t", path: "/down"))
+        }
         #expect(error?.shortDescription == "http_502")
         #expect(stub.requests.count == 4)
     }
@@ -57,8 +77,13 @@ struct MiddlewareTests {
     @Test func neverRetriesNonIdempotentMethodsWithoutAnIdempotencyKey() async throws {
         let stub = StubTransport()
         stub.on(.post, "/orders", .text("busy", status: .serviceUnavailable))
-        let client = HTTPClient(transport: stub, configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(1))]))
-        await #expect(throws: RequestError.self) { try await client.send(Endpoint<Void>(method: .post, host: "t", path: "/orders")) }
+        let client = HTTPClient(
+            transport: stub,
+            configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(1))])
+        )
+        await #expect(throws: RequestError.self) {
+            try await client.send(Endpoint<Void>(method: .post, host: "t", path: "/orders"))
+        }
         #expect(stub.requests.count == 1)
 
         stub.clearRequests()
@@ -75,7 +100,10 @@ struct MiddlewareTests {
         stub.on(.get, "/reset", .failure(.transport(TransportFailure(.connectionLost, request: summary))))
         stub.on(.get, "/dns", .failure(.transport(TransportFailure(.hostNotFound, request: summary))))
         stub.on(.get, "/404", .text("nope", status: .notFound))
-        let client = HTTPClient(transport: stub, configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(1))]))
+        let client = HTTPClient(
+            transport: stub,
+            configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(1))])
+        )
         for path in ["/reset", "/dns", "/404"] {
             await #expect(throws: RequestError.self) { try await client.send(Endpoint<Void>(host: "t", path: path)) }
         }
@@ -160,7 +188,10 @@ struct MiddlewareTests {
         let stub = StubTransport()
         stub.on(nil, "/", .status(.noContent))
         let recorder = LineRecorder()
-        let client = HTTPClient(transport: stub, configuration: .init(middleware: [recorder.tag("a"), recorder.tag("b")]))
+        let client = HTTPClient(
+            transport: stub,
+            configuration: .init(middleware: [recorder.tag("a"), recorder.tag("b")])
+        )
         try await client.send(Endpoint<Void>(host: "t", path: "/"))
         #expect(recorder.lines == ["→a", "→b", "←b", "←a"])
     }

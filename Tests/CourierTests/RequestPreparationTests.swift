@@ -22,9 +22,13 @@ struct RequestPreparationTests {
 
     @Test func encodesEveryReservedCharacterInQueryValues() throws {
         let value = "a&b=c+d#e%f/g?h 😀 日本"
-        let request = try client.prepare(Endpoint<Data>(host: "h", path: "/", query: [URLQueryItem(name: "q", value: value)]))
+        let request = try client.prepare(
+            Endpoint<Data>(host: "h", path: "/", query: [URLQueryItem(name: "q", value: value)])
+        )
         #expect(request.url == "https://h/?q=a%26b%3Dc%2Bd%23e%25f%2Fg%3Fh%20%F0%9F%98%80%20%E6%97%A5%E6%9C%AC")
-        let valueless = try client.prepare(Endpoint<Data>(host: "h", path: "/", query: [URLQueryItem(name: "flag", value: nil)]))
+        let valueless = try client.prepare(
+            Endpoint<Data>(host: "h", path: "/", query: [URLQueryItem(name: "flag", value: nil)])
+        )
         #expect(valueless.url == "https://h/?flag")
     }
 
@@ -44,8 +48,14 @@ struct RequestPreparationTests {
     }
 
     @Test func portsAndIPv6Hosts() throws {
-        #expect(try client.prepare(Endpoint<Data>(scheme: "http", host: "::1", port: 8080, path: "/x")).url == "http://[::1]:8080/x")
-        #expect(try client.prepare(Endpoint<Data>(scheme: "HTTPS", host: "example.com", port: 8443, path: "/")).url == "https://example.com:8443/")
+        #expect(
+            try client.prepare(Endpoint<Data>(scheme: "http", host: "::1", port: 8080, path: "/x")).url
+                == "http://[::1]:8080/x"
+        )
+        #expect(
+            try client.prepare(Endpoint<Data>(scheme: "HTTPS", host: "example.com", port: 8443, path: "/")).url
+                == "https://example.com:8443/"
+        )
     }
 
     @Test func absoluteURLKeepsItsQueryVerbatim() throws {
@@ -56,10 +66,22 @@ struct RequestPreparationTests {
 
     @Test func invalidURLsAreExplained() {
         let cases: [(Endpoint<Data>, String)] = [
-            (Endpoint(path: "/x"), "Invalid URL 'https:///x': there is no host; give the endpoint a host or the client a base URL. Check the scheme, host and path."),
-            (Endpoint(scheme: "ftp", host: "h", path: "/x"), "Invalid URL 'ftp://h/x': the scheme must be http or https. Check the scheme, host and path."),
-            (Endpoint(host: "h", port: 70000, path: "/"), "Invalid URL 'https://h:70000/': the port 70000 is outside 1…65535. Check the scheme, host and path."),
-            (Endpoint(host: "bad host/x", path: "/"), "Invalid URL 'https://bad host/x/': the host 'bad host/x' has characters a host cannot have. Check the scheme, host and path."),
+            (
+                Endpoint(path: "/x"),
+                "Invalid URL 'https:///x': there is no host; give the endpoint a host or the client a base URL. Check the scheme, host and path."
+            ),
+            (
+                Endpoint(scheme: "ftp", host: "h", path: "/x"),
+                "Invalid URL 'ftp://h/x': the scheme must be http or https. Check the scheme, host and path."
+            ),
+            (
+                Endpoint(host: "h", port: 70000, path: "/"),
+                "Invalid URL 'https://h:70000/': the port 70000 is outside 1…65535. Check the scheme, host and path."
+            ),
+            (
+                Endpoint(host: "bad host/x", path: "/"),
+                "Invalid URL 'https://bad host/x/': the host 'bad host/x' has characters a host cannot have. Check the scheme, host and path."
+            ),
         ]
         for (endpoint, message) in cases {
             #expect(throws: RequestError.self) { try client.prepare(endpoint) }
@@ -81,7 +103,9 @@ struct RequestPreparationTests {
 
     @Test func decodableEndpointsAskForJSON() throws {
         struct Item: Decodable, Sendable {}
-        #expect(try client.prepare(Endpoint<Item>(host: "h", path: "/")).head.headerFields[.accept] == "application/json")
+        #expect(
+            try client.prepare(Endpoint<Item>(host: "h", path: "/")).head.headerFields[.accept] == "application/json"
+        )
         #expect(try client.prepare(Endpoint<Data>(host: "h", path: "/")).head.headerFields[.accept] == nil)
     }
 
@@ -90,12 +114,25 @@ struct RequestPreparationTests {
         #expect(json.head.headerFields[.contentType] == "application/json")
         #expect(json.body == Data(#"{"b":2}"#.utf8))
 
-        let form = try client.prepare(Endpoint<Void>(method: .post, host: "h", path: "/", body: .form([("name", "Ada Lovelace"), ("x", "1+1=2")])))
+        let form = try client.prepare(
+            Endpoint<Void>(
+                method: .post,
+                host: "h",
+                path: "/",
+                body: .form([("name", "Ada Lovelace"), ("x", "1+1=2")])
+            )
+        )
         #expect(form.head.headerFields[.contentType] == "application/x-www-form-urlencoded")
         #expect(form.body == Data("name=Ada+Lovelace&x=1%2B1%3D2".utf8))
 
         let given = try client.prepare(
-            Endpoint<Void>(method: .post, host: "h", path: "/", headers: [.contentType: "application/vnd.api+json"], body: .json([1]))
+            Endpoint<Void>(
+                method: .post,
+                host: "h",
+                path: "/",
+                headers: [.contentType: "application/vnd.api+json"],
+                body: .json([1])
+            )
         )
         #expect(given.head.headerFields[values: .contentType] == ["application/vnd.api+json"])
     }

@@ -1,7 +1,8 @@
-@testable import Courier
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import Courier
 
 @Suite("Retry-After")
 struct RetryAfterTests {

@@ -47,8 +47,13 @@ struct TransportSecurityPolicyTests {
         let stub = StubTransport()
         stub.on(.get, "/start", .status(.found, headers: [.location: "http://example.com/insecure"]))
         let client = HTTPClient(transport: stub)
-        let error = await #expect(throws: RequestError.self) { try await client.send(Endpoint<Data>(host: "secure.test", path: "/start")) }
-        guard case .insecureConnection(let request) = error else { Issue.record("got \(String(describing: error))"); return }
+        let error = await #expect(throws: RequestError.self) {
+            try await client.send(Endpoint<Data>(host: "secure.test", path: "/start"))
+        }
+        guard case .insecureConnection(let request) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(request.url == "http://example.com/insecure")
         #expect(stub.requests.count == 1)
     }

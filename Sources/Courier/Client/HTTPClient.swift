@@ -146,7 +146,10 @@ public struct HTTPClient: Sendable {
             )
         }
         guard host.unicodeScalars.allSatisfy(Self.isHostCharacter) else {
-            throw .invalidURL("\(scheme)://\(authority)\(path)", reason: "the host '\(host)' has characters a host cannot have")
+            throw .invalidURL(
+                "\(scheme)://\(authority)\(path)",
+                reason: "the host '\(host)' has characters a host cannot have"
+            )
         }
         if let port, !(1...65535).contains(port) {
             throw .invalidURL("\(scheme)://\(authority)\(path)", reason: "the port \(port) is outside 1…65535")
@@ -157,8 +160,18 @@ public struct HTTPClient: Sendable {
             fields[field.name] = nil
         }
         fields.append(contentsOf: endpoint.headers)
-        var head = HTTPRequest(method: endpoint.method, scheme: scheme, authority: authority, path: path, headerFields: fields)
-        var request = PreparedRequest(head: head, timeout: configuration.timeout, maxResponseSize: configuration.maxResponseSize)
+        var head = HTTPRequest(
+            method: endpoint.method,
+            scheme: scheme,
+            authority: authority,
+            path: path,
+            headerFields: fields
+        )
+        var request = PreparedRequest(
+            head: head,
+            timeout: configuration.timeout,
+            maxResponseSize: configuration.maxResponseSize
+        )
         if let body = endpoint.body {
             do {
                 request.body = try body.encoded()

@@ -130,8 +130,15 @@ extension Endpoint where Response: Decodable & Sendable {
         var headers = headers
         if headers[.accept] == nil { headers[.accept] = "application/json" }
         self.init(
-            method: method, scheme: scheme, host: host, port: port, path: path, query: query, headers: headers,
-            body: body, acceptedContentTypes: MediaType.jsonLike
+            method: method,
+            scheme: scheme,
+            host: host,
+            port: port,
+            path: path,
+            query: query,
+            headers: headers,
+            body: body,
+            acceptedContentTypes: MediaType.jsonLike
         ) { response, decoder in
             try decoder.decode(Response.self, from: response.body)
         }
@@ -151,7 +158,13 @@ extension Endpoint where Response == Void {
         body: RequestBody? = nil
     ) {
         self.init(
-            method: method, scheme: scheme, host: host, port: port, path: path, query: query, headers: headers,
+            method: method,
+            scheme: scheme,
+            host: host,
+            port: port,
+            path: path,
+            query: query,
+            headers: headers,
             body: body
         ) { _, _ in () }
     }
@@ -170,7 +183,13 @@ extension Endpoint where Response == Data {
         body: RequestBody? = nil
     ) {
         self.init(
-            method: method, scheme: scheme, host: host, port: port, path: path, query: query, headers: headers,
+            method: method,
+            scheme: scheme,
+            host: host,
+            port: port,
+            path: path,
+            query: query,
+            headers: headers,
             body: body
         ) { response, _ in response.body }
     }

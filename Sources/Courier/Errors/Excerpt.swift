@@ -39,7 +39,8 @@ enum Excerpt {
             if inTag {
                 if character == ">" {
                     inTag = false
-                    let name = tag.lowercased().split(whereSeparator: { $0 == " " || $0 == "/" }).first.map(String.init) ?? ""
+                    let name =
+                        tag.lowercased().split(whereSeparator: { $0 == " " || $0 == "/" }).first.map(String.init) ?? ""
                     if name == "script" || name == "style" { skipping = name }
                     if let open = skipping, tag.lowercased().hasPrefix("/" + open) { skipping = nil }
                     result.append(" ")

@@ -92,11 +92,13 @@ extension RequestError: CustomStringConvertible {
         case .hostNotFound:
             return "Could not find host \(request.host) for \(request)\(detail): check the host name and your network."
         case .connectionRefused:
-            return "Could not connect to \(request.host) for \(request)\(detail): is the server running, and the port right?"
+            return
+                "Could not connect to \(request.host) for \(request)\(detail): is the server running, and the port right?"
         case .connectionLost:
             return "The connection for \(request) closed before the response was complete\(detail); try again."
         case .tls:
-            return "Secure connection to \(request.host) failed for \(request)\(detail): check the certificate and the system clock."
+            return
+                "Secure connection to \(request.host) failed for \(request)\(detail): check the certificate and the system clock."
         case .timedOut:
             return "\(request) timed out\(detail); try again, or raise the timeout."
         case .tooManyRedirects:

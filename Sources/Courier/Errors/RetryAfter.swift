@@ -37,7 +37,14 @@ enum HTTPDate {
         var calendar = Calendar(identifier: .gregorian)
         guard let utc = TimeZone(identifier: "UTC") else { return nil }
         calendar.timeZone = utc
-        let components = DateComponents(year: year, month: month, day: day, hour: time[0], minute: time[1], second: time[2])
+        let components = DateComponents(
+            year: year,
+            month: month,
+            day: day,
+            hour: time[0],
+            minute: time[1],
+            second: time[2]
+        )
         return calendar.date(from: components)
     }
 }

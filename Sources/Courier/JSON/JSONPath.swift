@@ -13,7 +13,8 @@ struct JSONPath: Equatable {
         if rest.hasPrefix(".") { rest = rest.dropFirst() }
         while !rest.isEmpty {
             if rest.hasPrefix("[") {
-                guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close])
+                guard let close = rest.firstIndex(of: "]"),
+                    let index = Int(rest[rest.index(after: rest.startIndex)..<close])
                 else { return nil }
                 steps.append(.index(index))
                 rest = rest[rest.index(after: close)...]

@@ -122,7 +122,8 @@ public enum JSONValue: Sendable, Equatable {
     /// JSON text with sorted keys; pretty-printed with two-space indentation unless `compact`.
     public func formatted(compact: Bool = false) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            compact ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "null" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -40,7 +40,12 @@ extension LossyArray: Decodable where Element: Decodable {
             do {
                 elements.append(try container.decode(Element.self))
             } catch {
-                let failure = DecodingFailure(error, type: "", request: RequestSummary(method: "", url: ""), bodyExcerpt: "")
+                let failure = DecodingFailure(
+                    error,
+                    type: "",
+                    request: RequestSummary(method: "", url: ""),
+                    bodyExcerpt: ""
+                )
                 let location = failure.codingPath.isEmpty ? "" : " at \(failure.codingPath)"
                 skipped.append(Skipped(index: index, reason: failure.reason + location))
                 // A failed decode does not advance the container; step over the element.

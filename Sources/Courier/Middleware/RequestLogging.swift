@@ -47,7 +47,9 @@ public struct RequestLogging: Middleware {
             )
             if logger.logLevel <= .trace {
                 for field in response.head.headerFields {
-                    logger.trace("← \(field.name): \(Redaction.isSecret(field.name) ? Redaction.placeholder : field.value)")
+                    logger.trace(
+                        "← \(field.name): \(Redaction.isSecret(field.name) ? Redaction.placeholder : field.value)"
+                    )
                 }
             }
             return response

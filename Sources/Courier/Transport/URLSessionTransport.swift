@@ -84,7 +84,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 
     private let exchanges = Mutex<[Int: Exchange]>([:])
 
-    func start(_ task: URLSessionDataTask, request: PreparedRequest, continuation: CheckedContinuation<RawResponse, any Error>) {
+    func start(
+        _ task: URLSessionDataTask,
+        request: PreparedRequest,
+        continuation: CheckedContinuation<RawResponse, any Error>
+    ) {
         var exchange = Exchange(request: request, continuation: continuation)
         if let timeout = request.timeout {
             let failure = RequestError.transport(.timedOut(request))
@@ -130,7 +134,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         let tooLarge = exchanges.withLock { exchanges -> RequestError? in
             guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return nil }
             let limit = exchange.request.maxResponseSize
-            guard exchange.body.count + data.count <= limit else { return .bodyTooLarge(exchange.request.summary, limit: limit) }
+            guard exchange.body.count + data.count <= limit else {
+                return .bodyTooLarge(exchange.request.summary, limit: limit)
+            }
             exchange.body.append(data)
             exchanges[dataTask.taskIdentifier] = exchange
             return nil
@@ -164,7 +170,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             )
         } else {
             exchange.continuation.resume(
-                throwing: RequestError.transport(TransportFailure(.other, request: exchange.request.summary, detail: "no HTTP response"))
+                throwing: RequestError.transport(
+                    TransportFailure(.other, request: exchange.request.summary, detail: "no HTTP response")
+                )
             )
         }
     }
@@ -174,10 +182,15 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     private static func head(of response: HTTPURLResponse) -> HTTPResponse {
         var fields = HTTPFields()
         for (name, value) in response.allHeaderFields {
-            guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else { continue }
+            guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else {
+                continue
+            }
             fields.append(HTTPField(name: name, value: value))
         }
-        return HTTPResponse(status: .init(code: response.statusCode, reasonPhrase: ReasonPhrase.standard(for: response.statusCode)), headerFields: fields)
+        return HTTPResponse(
+            status: .init(code: response.statusCode, reasonPhrase: ReasonPhrase.standard(for: response.statusCode)),
+            headerFields: fields
+        )
     }
 
     /// Maps Foundation's error; `afterHead` tells that the response had begun, so that a failure
@@ -192,7 +205,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         case .cancelled: return .cancelled
         case .cannotFindHost, .dnsLookupFailed: kind = .hostNotFound
         case .cannotConnectToHost: kind = .connectionRefused
-        case .networkConnectionLost, .notConnectedToInternet, .badServerResponse, .zeroByteResource: kind = .connectionLost
+        case .networkConnectionLost, .notConnectedToInternet, .badServerResponse, .zeroByteResource:
+            kind = .connectionLost
         case .timedOut: return .transport(.timedOut(request))
         case .httpTooManyRedirects: kind = .tooManyRedirects
         case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
@@ -201,7 +215,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             kind = .tls
         default: kind = afterHead ? .connectionLost : .other
         }
-        return .transport(TransportFailure(kind, request: request.summary, detail: urlError.localizedDescription, cause: urlError))
+        return .transport(
+            TransportFailure(kind, request: request.summary, detail: urlError.localizedDescription, cause: urlError)
+        )
     }
 }
 
