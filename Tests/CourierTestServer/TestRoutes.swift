@@ -7,9 +7,27 @@ import NIOCore
 enum TestRoutes {
     static let movieJSON = #"{"id":3,"title":"Dune","release_date":"1965-08-01","tags":["sci-fi","classic"]}"#
 
+    struct Book: Codable {
+        var title: String
+        var author: String
+        var year: Int
+    }
+
+    static let catalog = [
+        Book(title: "Dracula", author: "Bram Stoker", year: 1897),
+        Book(title: "Dubliners", author: "James Joyce", year: 1914),
+        Book(title: "Dune", author: "Frank Herbert", year: 1965),
+        Book(title: "Emma", author: "Jane Austen", year: 1815),
+    ]
+
     static func router(events: TestServerEvents) -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/json") { _, _ in json(movieJSON) }
+        router.get("/catalog") { request, _ in
+            let prefix = (request.uri.queryParameters.get("q") ?? "").lowercased()
+            let books = catalog.filter { $0.title.lowercased().hasPrefix(prefix) }
+            return json(String(decoding: try JSONEncoder().encode(books), as: UTF8.self))
+        }
         router.get("/bad-json") { _, _ in json(#"{"id":"three","title":"Dune"}"#) }
         router.get("/html") { _, _ in html("<html><body><h1>Welcome</h1></body></html>") }
         router.on("/echo", method: .get) { request, context in try await echo(request, context) }

@@ -7,7 +7,7 @@
 /// ```swift
 /// let latest = LatestWins<[SearchResult]>()
 /// // on every keystroke:
-/// do {
+/// do throws(RequestError) {
 ///     let results = try await latest.run { () async throws(RequestError) in try await client.send(Store.search(text)) }
 ///     show(results)
 /// } catch .cancelled {

@@ -7,7 +7,7 @@ import Foundation
 /// token for exit codes, metrics and logs.
 ///
 /// ```swift
-/// do {
+/// do throws(RequestError) {
 ///     let movie = try await client.send(TMDB.movie(id: 550))
 /// } catch .cancelled {
 ///     // superseded or abandoned: not a failure, show nothing
