@@ -124,6 +124,7 @@ let package = Package(
                 "Courier",
                 "CourierTesting",
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Benchmarks/CourierBenchmarks",
             swiftSettings: swiftSettings,
@@ -138,6 +139,7 @@ let package = Package(
                 "CourierTestServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Benchmarks/compare/client/Sources",
             swiftSettings: swiftSettings

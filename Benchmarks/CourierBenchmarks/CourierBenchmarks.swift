@@ -1,3 +1,74 @@
 import Benchmark
+import Courier
+import CourierTesting
+import Foundation
+import HTTPTypes
 
-let benchmarks: @Sendable () -> Void = {}
+/// Micro-benchmarks of the engine's own work, without a network: run with
+/// `swift package benchmark`. The system comparison against raw AsyncHTTPClient and
+/// URLSession is `Benchmarks/compare/client/run.sh`.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        maxDuration: .seconds(2)
+    )
+
+    struct Movie: Decodable, Sendable {
+        var id: Int
+        var title: String
+        var releaseDate: String
+        var voteAverage: Double
+    }
+    struct Page: Decodable, Sendable {
+        var page: Int
+        var results: LossyArray<Movie>
+    }
+
+    let endpoint = Endpoint<Page>(
+        host: "api.themoviedb.org",
+        path: "/3/search/movie",
+        query: [URLQueryItem(name: "query", value: "Amélie & the #1 hits"), URLQueryItem(name: "page", value: "2")]
+    ).convertingFromSnakeCase()
+
+    let movies = (0..<20).map { index in
+        #"{"id": \#(index), "title": "Movie \#(index)", "release_date": "1999-10-15", "vote_average": 8.4}"#
+    }
+    let pageJSON = #"{"page": 1, "results": [\#(movies.joined(separator: ","))]}"#
+    let stub = StubTransport()
+    stub.on(.get, "/3/search/movie", .json(pageJSON))
+    let client = HTTPClient(transport: stub)
+
+    Benchmark("Prepare an endpoint (URL, query encoding, headers)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try client.prepare(endpoint))
+        }
+    }
+
+    Benchmark("Send and decode a 20-movie page through the client (stub transport)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await client.send(endpoint))
+        }
+    }
+
+    let pageData = Data(pageJSON.utf8)
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    Benchmark("Decode the same page with JSONDecoder alone (baseline)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try decoder.decode(Page.self, from: pageData))
+        }
+    }
+
+    Benchmark("JSONValue: parse the page and pick results.19.title") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try JSONValue(parsing: pageData)[path: "results.19.title"])
+        }
+    }
+
+    let request = try? client.prepare(endpoint.appending(query: "api_key", "secret"))
+    Benchmark("Render a redacted cURL command") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(request?.curlCommand())
+        }
+    }
+}

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: OrderedImports
+// (The README quotes the second import block, so it stays next to the example.)
+
 import CourierTestServer
 import Foundation
 import Testing

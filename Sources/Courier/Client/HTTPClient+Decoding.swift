@@ -3,18 +3,21 @@ import HTTPTypes
 
 extension HTTPClient {
     /// Judges the status and content type, then decodes the body with the endpoint's decoder.
+    ///
+    /// The request's redacted summary is computed only for an error: it costs string work that
+    /// a successful request does not need.
     func decode<Value>(
         _ response: RawResponse,
         for endpoint: Endpoint<Value>,
-        request: RequestSummary
+        request prepared: PreparedRequest
     ) throws(RequestError) -> Value {
         guard (200..<300).contains(response.status) else {
-            throw Self.failure(for: response, request: request)
+            throw Self.failure(for: response, request: prepared.summary)
         }
         if let accepted = endpoint.acceptedContentTypes, let contentType = response.head.headerFields[.contentType],
             !MediaType.matches(contentType, anyOf: accepted)
         {
-            throw .unexpectedContentType(HTTPFailure(response, request: request), expected: accepted)
+            throw .unexpectedContentType(HTTPFailure(response, request: prepared.summary), expected: accepted)
         }
         do {
             return try endpoint.decode(response, endpoint.decoder ?? configuration.decoder)
@@ -25,7 +28,7 @@ extension HTTPClient {
                 DecodingFailure(
                     error,
                     type: String(describing: Value.self),
-                    request: request,
+                    request: prepared.summary,
                     bodyExcerpt: Excerpt.of(response.body, contentType: response.head.headerFields[.contentType])
                 )
             )

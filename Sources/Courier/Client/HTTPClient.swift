@@ -110,7 +110,7 @@ public struct HTTPClient: Sendable {
     public func response<Value>(for endpoint: Endpoint<Value>) async throws(RequestError) -> DecodedResponse<Value> {
         let request = try prepare(endpoint)
         let raw = try await pipeline(request)
-        let value = try decode(raw, for: endpoint, request: request.summary)
+        let value = try decode(raw, for: endpoint, request: request)
         return DecodedResponse(value: value, head: raw.head, url: raw.url)
     }
 
@@ -126,7 +126,8 @@ public struct HTTPClient: Sendable {
     ///
     /// - Throws: ``RequestError/invalidURL(_:reason:)`` or ``RequestError/invalidBody(_:reason:)``.
     public func prepare<Value>(_ endpoint: Endpoint<Value>) throws(RequestError) -> PreparedRequest {
-        let scheme = (base?.scheme ?? endpoint.scheme).lowercased()
+        let givenScheme = base?.scheme ?? endpoint.scheme
+        let scheme = givenScheme == "https" || givenScheme == "http" ? givenScheme : givenScheme.lowercased()
         let host = base?.host ?? endpoint.host
         let port = base == nil ? endpoint.port : base?.port
         let rawPath = (base?.path ?? "") + endpoint.path
@@ -145,7 +146,7 @@ public struct HTTPClient: Sendable {
                 reason: "there is no host; give the endpoint a host or the client a base URL"
             )
         }
-        guard host.unicodeScalars.allSatisfy(Self.isHostCharacter) else {
+        guard host.utf8.allSatisfy(Self.isASCIIHostByte) || host.unicodeScalars.allSatisfy(Self.isHostCharacter) else {
             throw .invalidURL(
                 "\(scheme)://\(authority)\(path)",
                 reason: "the host '\(host)' has characters a host cannot have"
@@ -189,6 +190,13 @@ public struct HTTPClient: Sendable {
     private static func authority(host: String, port: Int?) -> String {
         let host = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         return port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// The common case, checked on bytes: letters, digits and `-._~:[]%`.
+    private static func isASCIIHostByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+            || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E || byte == 0x3A || byte == 0x5B
+            || byte == 0x5D || byte == 0x25
     }
 
     private static func isHostCharacter(_ scalar: Unicode.Scalar) -> Bool {

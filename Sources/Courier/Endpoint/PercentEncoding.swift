@@ -11,6 +11,8 @@ enum PercentEncoding {
     /// Encodes a path: keeps `/`, sub-delimiters, `:`, `@` and existing `%XX` escapes; encodes
     /// everything else, `?` and `#` included, so a path can never start a query or fragment.
     static func encodePath(_ path: String) -> String {
+        // Most paths need no escaping at all.
+        if path.utf8.allSatisfy({ isUnreserved($0) || isPathCharacter($0) }) { return path }
         let bytes = Array(path.utf8)
         var result = ""
         result.reserveCapacity(bytes.count)
@@ -85,7 +87,14 @@ enum PercentEncoding {
     }
 
     private static func isPathCharacter(_ byte: UInt8) -> Bool {
-        "/!$&'()*+,;=:@".utf8.contains(byte)
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"):
+            true
+        default:
+            false
+        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

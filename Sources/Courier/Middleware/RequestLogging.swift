@@ -28,6 +28,7 @@ public struct RequestLogging: Middleware {
     }
 
     public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+        guard logger.logLevel <= level else { return try await next(request) }
         var logger = logger
         logger[metadataKey: "request-id"] = "\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
         let summary = request.summary

@@ -50,7 +50,7 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
 
     /// Whether a request with `scheme` to `host` may be sent.
     public func allows(scheme: String, host: String) -> Bool {
-        if scheme.lowercased() != "http" || allowsAnyInsecureHTTP { return true }
+        if !Self.isHTTP(scheme) || allowsAnyInsecureHTTP { return true }
         let host = Self.normalized(host)
         if Self.isLoopback(host) { return true }
         return exceptions.contains { exception in
@@ -60,7 +60,8 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
 
     /// Throws ``RequestError/insecureConnection(_:)`` when the policy refuses the request.
     public func check(_ request: PreparedRequest) throws(RequestError) {
-        guard allows(scheme: request.head.scheme ?? "https", host: request.host) else {
+        // The host is taken apart only for cleartext requests: HTTPS needs no look at it.
+        guard !Self.isHTTP(request.head.scheme ?? "https") || allows(scheme: "http", host: request.host) else {
             throw .insecureConnection(request.summary)
         }
     }
@@ -68,12 +69,34 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
     /// Whether `host` always means this machine.
     static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        // 127.0.0.0/8: four dot-separated decimal octets, the first 127.
+        var octets = 0
+        var value = 0
+        var digits = 0
+        for byte in host.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, value <= 255, octets < 3 else { return false }
+                if octets == 0, value != 127 { return false }
+                octets += 1
+                value = 0
+                digits = 0
+            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 3 {
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            } else {
+                return false
+            }
+        }
+        return octets == 3 && digits > 0 && value <= 255
+    }
+
+    /// `http`, in any case, without allocating.
+    private static func isHTTP(_ scheme: String) -> Bool {
+        scheme.utf8.count == 4 && scheme.utf8.elementsEqual("http".utf8) { ($0 | 0x20) == $1 }
     }
 
     private static func normalized(_ host: String) -> String {
-        var host = host.lowercased()
+        var host = host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.hasSuffix(".") { host.removeLast() }
         return host

@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Loopback load generator for `Benchmarks/compare/client/run.sh`.
+///
+///     client-load serve PORT
+///     client-load run CLIENT URL CONCURRENCY REQUESTS     (CLIENT: courier | ahc | urlsession)
+///
+/// Every client does the same work per request: GET the URL, read the whole body, decode the
+/// JSON into `Movie`. `run` prints one line: `client requests_per_second p50_ms p99_ms`.
+@main
+enum ClientLoad {
+    struct Movie: Decodable, Sendable {
+        var id: Int
+        var title: String
+        var releaseDate: String
+        var tags: [String]
+    }
+
+    static func main() async throws {
+        let arguments = CommandLine.arguments.dropFirst()
+        switch arguments.first {
+        case "serve":
+            guard let port = arguments.dropFirst().first.flatMap(Int.init) else { return usage() }
+            try await TestServer.run(port: port)
+        case "run":
+            let rest = Array(arguments.dropFirst())
+            guard rest.count == 4, let url = URL(string: rest[1]), let concurrency = Int(rest[2]),
+                let requests = Int(rest[3])
+            else { return usage() }
+            try await run(client: rest[0], url: url, concurrency: concurrency, requests: requests)
+        default:
+            usage()
+        }
+    }
+
+    static func usage() {
+        FileHandle.standardError.write(
+            Data("usage: client-load serve PORT | run CLIENT URL CONCURRENCY REQUESTS\n".utf8)
+        )
+        exit(2)
+    }
+
+    static func run(client: String, url: URL, concurrency: Int, requests: Int) async throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let fetch: @Sendable () async throws -> Void
+        var shutdown: @Sendable () async throws -> Void = {}
+        switch client {
+        case "courier":
+            let transport = AsyncHTTPClientTransport()
+            let courier = Courier.HTTPClient(transport: transport, configuration: .init(baseURL: url, decoder: decoder))
+            let endpoint = Endpoint<Movie>(path: "")
+            fetch = { _ = try await courier.send(endpoint) }
+            shutdown = { try await transport.shutdown() }
+        case "ahc":
+            let ahc = AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton)
+            let target = url.absoluteString
+            fetch = {
+                let response = try await ahc.execute(HTTPClientRequest(url: target), timeout: .seconds(60))
+                guard response.status == .ok else { throw URLError(.badServerResponse) }
+                let body = try await response.body.collect(upTo: 16 << 20)
+                _ = try decoder.decode(Movie.self, from: Data(body.readableBytesView))
+            }
+            shutdown = { try await ahc.shutdown() }
+        case "urlsession":
+            let session = URLSession(configuration: .ephemeral)
+            fetch = {
+                let (data, response) = try await session.data(from: url)
+                guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
+                _ = try decoder.decode(Movie.self, from: data)
+            }
+        default:
+            return usage()
+        }
+
+        // Warm the connection pool so every client starts with open connections.
+        for _ in 0..<concurrency { try await fetch() }
+
+        let remaining = Countdown(requests)
+        let start = ContinuousClock.now
+        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var latencies: [Duration] = []
+                    while remaining.take() {
+                        let begin = ContinuousClock.now
+                        try await fetch()
+                        latencies.append(ContinuousClock.now - begin)
+                    }
+                    return latencies
+                }
+            }
+            var all: [Duration] = []
+            for try await part in group { all += part }
+            return all.sorted()
+        }
+        let elapsed = ContinuousClock.now - start
+        try await shutdown()
+
+        func milliseconds(_ duration: Duration) -> Double {
+            let (seconds, attoseconds) = duration.components
+            return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        }
+        let perSecond = Double(latencies.count) / (milliseconds(elapsed) / 1000)
+        let p50 = milliseconds(latencies[latencies.count / 2])
+        let p99 = milliseconds(latencies[min(latencies.count - 1, latencies.count * 99 / 100)])
+        print(client, String(format: "%.0f %.3f %.3f", perSecond, p50, p99))
+    }
+}
+
+/// Hands out a fixed number of requests to the workers.
+final class Countdown: Sendable {
+    private let remaining: Atomic<Int>
+
+    init(_ count: Int) { remaining = Atomic(count) }
+
+    /// Takes one request; `false` when none is left.
+    func take() -> Bool { remaining.subtract(1, ordering: .relaxed).newValue >= 0 }
+}

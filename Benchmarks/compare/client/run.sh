@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Courier+AsyncHTTPClient vs raw AsyncHTTPClient vs URLSession on the same loopback workload:
+# many small JSON GETs (fetch, read, decode) at a fixed concurrency against one local
+# Hummingbird server running in its own process. Clients alternate round by round so machine
+# noise hits them all alike; the table shows medians over the rounds and the ratios to raw AHC.
+#
+#   Benchmarks/compare/client/run.sh [ROUNDS] [CONCURRENCY] [REQUESTS]
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+rounds=${1:-7}
+concurrency=${2:-16}
+requests=${3:-20000}
+port=${PORT:-18181}
+
+swift build -c release --product client-load >/dev/null
+load=.build/release/client-load
+
+"$load" serve "$port" &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+    curl -fs "http://127.0.0.1:$port/json" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+
+results=$(mktemp)
+for round in $(seq "$rounds"); do
+    for client in courier ahc urlsession; do
+        "$load" run "$client" "http://127.0.0.1:$port/json" "$concurrency" "$requests" >>"$results"
+    done
+    echo "round $round/$rounds done" >&2
+done
+
+python3 - "$results" "$rounds" "$concurrency" "$requests" <<'PY'
+import statistics, sys
+path, rounds, concurrency, requests = sys.argv[1], *sys.argv[2:]
+rows = {}
+for line in open(path):
+    client, rps, p50, p99 = line.split()
+    rows.setdefault(client, []).append((float(rps), float(p50), float(p99)))
+median = {c: tuple(statistics.median(r[i] for r in v) for i in range(3)) for c, v in rows.items()}
+base = median["ahc"]
+print(f"{rounds} rounds x {requests} GETs at concurrency {concurrency}, medians")
+print(f"{'client':<16}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'req/s vs AHC':>15}{'p99 vs AHC':>12}")
+for client, label in [("courier", "Courier+AHC"), ("ahc", "raw AHC"), ("urlsession", "URLSession")]:
+    rps, p50, p99 = median[client]
+    print(f"{label:<16}{rps:>10.0f}{p50:>10.3f}{p99:>10.3f}{rps / base[0]:>15.3f}{p99 / base[2]:>12.3f}")
+PY
