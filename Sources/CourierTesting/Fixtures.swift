@@ -72,6 +72,7 @@ public enum FixtureError: Error, CustomStringConvertible {
     /// The file did not decode to the type asked for.
     case undecodable(String, type: String, reason: String)
 
+    /// The message, naming the fixture and what to do.
     public var description: String {
         switch self {
         case .notFound(let name, let directory):

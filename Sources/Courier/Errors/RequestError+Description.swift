@@ -38,6 +38,7 @@ extension RequestError: CustomStringConvertible {
         }
     }
 
+    /// The same text as the message, for string interpolation and logs.
     public var description: String { message }
 
     /// A short, bounded identifier of the error class, for exit codes, metrics and logs.

@@ -64,6 +64,7 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     /// The host part of ``url``, or an empty string.
     public var host: String { URLComponents(string: url)?.host ?? "" }
 
+    /// The same text as the message, for string interpolation and logs.
     public var description: String { "\(method) \(url)" }
 }
 
@@ -102,6 +103,7 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
     /// `404 Not Found`.
     public var statusLine: String { reason.isEmpty ? "\(status)" : "\(status) \(reason)" }
 
+    /// The same text as the message, for string interpolation and logs.
     public var description: String {
         bodyExcerpt.isEmpty
             ? "\(request) returned \(statusLine)" : "\(request) returned \(statusLine): \(bodyExcerpt)"
@@ -145,6 +147,7 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
+    /// The same text as the message, for string interpolation and logs.
     public var description: String { RequestError.transport(self).message }
 
     /// The failure of `request` reaching its total timeout, for transports to throw.
@@ -176,5 +179,6 @@ public struct DecodingFailure: Sendable, CustomStringConvertible {
         self.bodyExcerpt = bodyExcerpt
     }
 
+    /// The same text as the message, for string interpolation and logs.
     public var description: String { RequestError.decoding(self).message }
 }

@@ -1,4 +1,5 @@
 extension JSONValue: Codable {
+    /// Decodes the value from any JSON.
     public init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
             var elements: [JSONValue] = []
@@ -28,6 +29,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value as the JSON it stands for.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:

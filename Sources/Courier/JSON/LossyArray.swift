@@ -30,6 +30,7 @@ public struct LossyArray<Element> {
 }
 
 extension LossyArray: Decodable where Element: Decodable {
+    /// Decodes the elements, skipping and counting those that fail.
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         var elements: [Element] = []
@@ -62,14 +63,18 @@ extension LossyArray: Decodable where Element: Decodable {
 }
 
 extension LossyArray: Encodable where Element: Encodable {
+    /// Encodes the elements that decoded, as an array.
     public func encode(to encoder: any Encoder) throws {
         try elements.encode(to: encoder)
     }
 }
 
 extension LossyArray: RandomAccessCollection {
+    /// The position of the first element.
     public var startIndex: Int { elements.startIndex }
+    /// The position past the last element.
     public var endIndex: Int { elements.endIndex }
+    /// The element at `position`.
     public subscript(position: Int) -> Element { elements[position] }
 }
 

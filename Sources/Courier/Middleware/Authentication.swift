@@ -34,6 +34,7 @@ public struct Authentication: Middleware {
         Authentication(credential: .header(name, key))
     }
 
+    /// Handles one request; see Middleware/send(_:next:).
     public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
         var request = request
         switch credential {

@@ -27,6 +27,7 @@ public struct RequestLogging: Middleware {
         self.level = level
     }
 
+    /// Handles one request; see Middleware/send(_:next:).
     public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
         guard logger.logLevel <= level else { return try await next(request) }
         var logger = logger

@@ -39,6 +39,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     // MARK: - Sending
 
+    /// Sends the request; see HTTPTransport/send(_:).
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         guard let url = URL(string: request.url) else {
             throw .invalidURL(request.summary.url, reason: "Foundation cannot parse it")

@@ -14,7 +14,11 @@ import FoundationNetworking
 /// Loopback load generator for `Benchmarks/compare/client/run.sh`.
 ///
 ///     client-load serve PORT
-///     client-load run CLIENT URL CONCURRENCY REQUESTS     (CLIENT: courier | ahc | urlsession)
+///     client-load run CLIENT URL CONCURRENCY REQUESTS
+///
+/// CLIENT is `courier` (Courier on AsyncHTTPClient), `ahc` (raw AsyncHTTPClient),
+/// `ahc-same-headers` (raw AsyncHTTPClient sending Courier's default header fields) or
+/// `urlsession`.
 ///
 /// Every client does the same work per request: GET the URL, read the whole body, decode the
 /// JSON into `Movie`. `run` prints one line: `client requests_per_second p50_ms p99_ms`.
@@ -63,11 +67,16 @@ enum ClientLoad {
             let endpoint = Endpoint<Movie>(path: "")
             fetch = { _ = try await courier.send(endpoint) }
             shutdown = { try await transport.shutdown() }
-        case "ahc":
+        case "ahc", "ahc-same-headers":
             let ahc = AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton)
-            let target = url.absoluteString
-            fetch = {
-                let response = try await ahc.execute(HTTPClientRequest(url: target), timeout: .seconds(60))
+            var request = HTTPClientRequest(url: url.absoluteString)
+            if client == "ahc-same-headers" {
+                // The two header fields Courier sends by default, so both put the same bytes on the wire.
+                request.headers.add(name: "User-Agent", value: "Courier/1.0")
+                request.headers.add(name: "Accept", value: "application/json")
+            }
+            fetch = { [request] in
+                let response = try await ahc.execute(request, timeout: .seconds(60))
                 guard response.status == .ok else { throw URLError(.badServerResponse) }
                 let body = try await response.body.collect(upTo: 16 << 20)
                 _ = try decoder.decode(Movie.self, from: Data(body.readableBytesView))
