@@ -21,14 +21,7 @@ struct TransportConformanceTests {
         var tags: [String]
     }
 
-    struct Echo: Decodable, Sendable {
-        var method: String
-        var path: String
-        var query: String
-        var queryItems: [[String]]
-        var headers: [String: String]
-        var body: String
-    }
+    typealias Echo = TestServer.Echo
 
     static let movie = Movie(id: 3, title: "Dune", releaseDate: "1965-08-01", tags: ["sci-fi", "classic"])
 

@@ -184,7 +184,7 @@ enum TestRoutes {
             let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
             items.append([name, value])
         }
-        let echo = Echo(
+        let echo = TestServer.Echo(
             method: request.method.rawValue,
             path: request.uri.path,
             query: query,
@@ -200,12 +200,4 @@ enum TestRoutes {
         )
     }
 
-    struct Echo: Codable {
-        var method: String
-        var path: String
-        var query: String
-        var queryItems: [[String]]
-        var headers: [String: String]
-        var body: String
-    }
 }

@@ -64,6 +64,24 @@ public struct TestServer: Sendable {
     }
 }
 
+extension TestServer {
+    /// What `/echo` answers: the request as the server received it.
+    public struct Echo: Codable, Sendable {
+        /// The method.
+        public var method: String
+        /// The path, without the query.
+        public var path: String
+        /// The query as sent, still percent-encoded.
+        public var query: String
+        /// The query items, percent-decoded, as `[name, value]` pairs in order.
+        public var queryItems: [[String]]
+        /// Header fields by lowercased name; repeated fields joined with ", ".
+        public var headers: [String: String]
+        /// The body as text.
+        public var body: String
+    }
+}
+
 /// Why a test server could not be used.
 public enum TestServerError: Error {
     /// The server did not report a listening port.

@@ -31,22 +31,18 @@ extension JSONValue: Codable {
 
     /// Encodes the value as the JSON it stands for.
     public func encode(to encoder: any Encoder) throws {
+        func encodeSingle(_ value: some Encodable) throws {
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        }
         switch self {
         case .null:
             var single = encoder.singleValueContainer()
             try single.encodeNil()
-        case .bool(let bool):
-            var single = encoder.singleValueContainer()
-            try single.encode(bool)
-        case .integer(let integer):
-            var single = encoder.singleValueContainer()
-            try single.encode(integer)
-        case .number(let number):
-            var single = encoder.singleValueContainer()
-            try single.encode(number)
-        case .string(let string):
-            var single = encoder.singleValueContainer()
-            try single.encode(string)
+        case .bool(let bool): try encodeSingle(bool)
+        case .integer(let integer): try encodeSingle(integer)
+        case .number(let number): try encodeSingle(number)
+        case .string(let string): try encodeSingle(string)
         case .array(let elements):
             var array = encoder.unkeyedContainer()
             for element in elements { try array.encode(element) }
