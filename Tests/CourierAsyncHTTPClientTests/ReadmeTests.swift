@@ -30,7 +30,7 @@ func books(startingWith prefix: String, service: URL? = nil) async throws -> [Bo
         } catch .cancelled {
             return []  // superseded or abandoned: not a failure
         } catch {
-            print(error.message)  // "GET https://library.example.com/catalog?q=Du returned 503 …"
+            print(error.message)  // "GET https://library.example.com/catalog?q=Du returned 503 Service Unavailable: …"
             throw error
         }
     }

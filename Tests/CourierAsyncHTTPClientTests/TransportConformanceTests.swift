@@ -193,9 +193,9 @@ struct TransportConformanceTests {
             #expect(failure.status == 401)
             #expect(
                 error?.message
-                    == "GET http://127.0.0.1:\(server.port)/unauthorized returned 401 Unauthorized: "
-                    + #"{"status_code":7,"status_message":"Invalid API key: You must be granted a valid key."}: "#
-                    + "check your credentials (token or API key) and that they grant access to this resource."
+                    == "GET http://127.0.0.1:\(server.port)/unauthorized returned 401 Unauthorized: check your credentials "
+                    + "(token or API key) and that they grant access to this resource. The server said: "
+                    + #"{"status_code":7,"status_message":"Invalid API key: You must be granted a valid key."}"#
             )
         }
     }
@@ -231,7 +231,7 @@ struct TransportConformanceTests {
             #expect(
                 error?.message
                     == "GET http://127.0.0.1:\(server.port)/html returned text/html; charset=utf-8 where application/json "
-                    + "was expected: Welcome. Check the URL: this may be an error page or a login portal."
+                    + "was expected: check the URL; this may be an error page or a login portal. The server said: Welcome"
             )
         }
     }
@@ -266,8 +266,8 @@ struct TransportConformanceTests {
             #expect(failure.retryAfter == .seconds(1))
             #expect(
                 error?.message
-                    == "GET http://127.0.0.1:\(server.port)/unavailable returned 503 Service Unavailable: down for maintenance: "
-                    + "the server failed (the server asks to retry after 1s); try again later."
+                    == "GET http://127.0.0.1:\(server.port)/unavailable returned 503 Service Unavailable: the server failed "
+                    + "(it asks to retry after 1s); try again later. The server said: down for maintenance"
             )
         }
     }

@@ -71,11 +71,13 @@ struct GetCommandTests {
             let cases: [(arguments: [String], status: Int32, message: String)] = [
                 (
                     ["get", "\(base)/missing"], 4,
-                    "courier: GET \(base)/missing returned 404 Not Found: 404 Not Found Not Found The page you asked for is not here.: the request was rejected; check the URL, parameters and body.\n"
+                    "courier: GET \(base)/missing returned 404 Not Found: the request was rejected; check the URL, parameters and body. "
+                        + "The server said: 404 Not Found Not Found The page you asked for is not here.\n"
                 ),
                 (
                     ["get", "\(base)/fail"], 5,
-                    "courier: GET \(base)/fail returned 500 Internal Server Error: database unavailable: the server failed; try again later.\n"
+                    "courier: GET \(base)/fail returned 500 Internal Server Error: the server failed; try again later. "
+                        + "The server said: database unavailable\n"
                 ),
                 (
                     ["get", "\(base)/large", "--max-size", "100"], 6,

@@ -13,19 +13,22 @@ extension RequestError: CustomStringConvertible {
         case .transport(let failure):
             return Self.message(for: failure)
         case .unauthorized(let failure):
-            return "\(failure): check your credentials (token or API key) and that they grant access to this resource."
+            return "\(failure.request) returned \(failure.statusLine): check your credentials (token or API key) "
+                + "and that they grant access to this resource.\(Self.serverSaid(failure))"
         case .clientError(let failure):
-            return "\(failure): the request was rejected; check the URL, parameters and body."
+            return "\(failure.request) returned \(failure.statusLine): the request was rejected; check the URL, "
+                + "parameters and body.\(Self.serverSaid(failure))"
         case .serverError(let failure):
-            let retry = failure.retryAfter.map { " (the server asks to retry after \(Self.seconds($0)))" } ?? ""
-            return "\(failure): the server failed\(retry); try again later."
+            let retry = failure.retryAfter.map { " (it asks to retry after \(Self.seconds($0)))" } ?? ""
+            return "\(failure.request) returned \(failure.statusLine): the server failed\(retry); try again later."
+                + Self.serverSaid(failure)
         case .unexpectedStatus(let failure):
-            return "\(failure): this status cannot be used here; check the URL or the redirect policy."
+            return "\(failure.request) returned \(failure.statusLine): this status cannot be used here; check the URL "
+                + "or the redirect policy.\(Self.serverSaid(failure))"
         case .unexpectedContentType(let failure, let expected):
             let received = failure.contentType ?? "no content type"
-            let excerpt = failure.bodyExcerpt.isEmpty ? "" : ": \(failure.bodyExcerpt)"
-            return "\(failure.request) returned \(received) where \(expected.first ?? "another type") was expected"
-                + "\(excerpt). Check the URL: this may be an error page or a login portal."
+            return "\(failure.request) returned \(received) where \(expected.first ?? "another type") was expected: "
+                + "check the URL; this may be an error page or a login portal.\(Self.serverSaid(failure))"
         case .decoding(let failure):
             let location = failure.codingPath.isEmpty ? "" : " at \(failure.codingPath)"
             let excerpt = failure.bodyExcerpt.isEmpty ? "" : " Body: \(failure.bodyExcerpt)"
@@ -107,6 +110,11 @@ extension RequestError: CustomStringConvertible {
         case .other:
             return "\(request) failed\(detail); check your network and try again."
         }
+    }
+
+    /// The server's own words, last, so the line reads: what failed, what to do, what was said.
+    static func serverSaid(_ failure: HTTPFailure) -> String {
+        failure.bodyExcerpt.isEmpty ? "" : " The server said: \(failure.bodyExcerpt)"
     }
 
     static func seconds(_ duration: Duration) -> String {

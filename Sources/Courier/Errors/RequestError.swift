@@ -105,8 +105,7 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
 
     /// The same text as the message, for string interpolation and logs.
     public var description: String {
-        bodyExcerpt.isEmpty
-            ? "\(request) returned \(statusLine)" : "\(request) returned \(statusLine): \(bodyExcerpt)"
+        "\(request) returned \(statusLine)" + RequestError.serverSaid(self)
     }
 }
 

@@ -21,10 +21,11 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Creates a transport with its own session.
     ///
-    /// - Parameter configuration: The session configuration; `.ephemeral` by default. Its
-    ///   `urlCache` is switched off: caching belongs to the client, where it follows the same
-    ///   rules on every platform.
+    /// - Parameter configuration: The session configuration; `.ephemeral` by default. The
+    ///   transport uses a copy whose `urlCache` is switched off: caching belongs to the client,
+    ///   where it follows the same rules on every platform.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
+        let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let delegate = SessionDelegate()
