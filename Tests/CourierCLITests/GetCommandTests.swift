@@ -149,6 +149,35 @@ struct GetCommandTests {
         }
     }
 
+    @Test func retriesTransientFailuresWhenAsked() async throws {
+        try await TestServer.withRunning { server in
+            let once = try await Courier.run("get", server.url("/flaky/cli-once?failures=1").absoluteString)
+            #expect(once.status == 5)
+            let retried = try await Courier.run(
+                "get",
+                server.url("/flaky/cli-retried?failures=1").absoluteString,
+                "--retries",
+                "1"
+            )
+            #expect(retried.status == 0)
+            #expect(retried.stdout == #"{"attempts":2}"#)
+        }
+    }
+
+    @Test func includePrintsTheStatusLineAndHeaderFields() async throws {
+        try await TestServer.withRunning { server in
+            let result = try await Courier.run("get", server.url("/json").absoluteString, "-i")
+            let lines = result.stdout.components(separatedBy: "\n")
+            #expect(lines.first == "HTTP 200 OK")
+            #expect(lines.contains { $0.lowercased() == "content-type: application/json" })
+            #expect(
+                result.stdout.hasSuffix(
+                    "\n\n" + #"{"id":3,"title":"Dune","release_date":"1965-08-01","tags":["sci-fi","classic"]}"#
+                )
+            )
+        }
+    }
+
     @Test func bothTransportsGiveTheSameAnswer() async throws {
         try await TestServer.withRunning { server in
             let url = server.url("/redirect/2").absoluteString
