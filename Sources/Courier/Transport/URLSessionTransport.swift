@@ -205,6 +205,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         let kind: TransportFailure.Kind
         switch urlError.code {
         case .cancelled: return .cancelled
+        case .appTransportSecurityRequiresSecureConnection: return .insecureConnection(request.summary)
         case .cannotFindHost, .dnsLookupFailed: kind = .hostNotFound
         case .cannotConnectToHost: kind = .connectionRefused
         case .networkConnectionLost, .notConnectedToInternet, .badServerResponse, .zeroByteResource:
