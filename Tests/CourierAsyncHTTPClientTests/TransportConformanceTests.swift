@@ -358,6 +358,27 @@ struct TransportConformanceTests {
     }
 
     @Test(arguments: Transport.allCases)
+    func untrustedCertificateIsATLSFailure(_ transport: Transport) async throws {
+        try await TestServer.withRunning(tls: true) { server in
+            try await withClient(transport, baseURL: server.baseURL) { client, _ in
+                let error = await #expect(throws: RequestError.self) {
+                    try await client.send(Endpoint<Data>(path: "/json"))
+                }
+                guard case .transport(let failure) = error else {
+                    Issue.record("got \(String(describing: error))")
+                    return
+                }
+                #expect(failure.kind == .tls, "\(failure.detail) \(String(describing: failure.cause))")
+                #expect(
+                    error?.message.hasPrefix(
+                        "Secure connection to 127.0.0.1 failed for GET https://127.0.0.1:\(server.port)/json"
+                    ) == true
+                )
+            }
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
     func cancellationClosesTheConnection(_ transport: Transport) async throws {
         try await withClient(transport) { client, server in
             let id = "cancel-\(transport.rawValue)"

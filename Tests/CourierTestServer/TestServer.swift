@@ -1,7 +1,9 @@
 public import Foundation
 import Hummingbird
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 
 /// A real HTTP server on 127.0.0.1 with the routes Courier's tests and benchmarks need: JSON,
 /// echo, redirects, error statuses, slow, large, dropped and hanging responses.
@@ -14,26 +16,33 @@ import NIOCore
 public struct TestServer: Sendable {
     /// The port the server listens on.
     public let port: Int
+    /// `https` for a server started with `tls: true`, else `http`.
+    public let scheme: String
     /// What the server observed.
     public let events: TestServerEvents
 
     /// `http://127.0.0.1:<port><path>`.
     public func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
+        URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")!
     }
 
-    /// `http://127.0.0.1:<port>`.
+    /// `http://127.0.0.1:<port>` (or `https://`).
     public var baseURL: URL { url("") }
 
     /// Starts a server on a free port, runs `body`, and stops the server, whether `body`
     /// returns or throws.
+    ///
+    /// - Parameter tls: Serve HTTPS with a self-signed certificate no client trusts, to check
+    ///   that clients verify certificates.
     public static func withRunning<Result: Sendable>(
+        tls: Bool = false,
         _ body: @Sendable (TestServer) async throws -> Result
     ) async throws -> Result {
         let events = TestServerEvents()
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: TestRoutes.router(events: events),
+            server: tls ? try .tls(.http1(), tlsConfiguration: selfSignedTLS()) : .http1(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -49,8 +58,23 @@ public struct TestServer: Sendable {
                 throw TestServerError.didNotStart
             }
             defer { group.cancelAll() }
-            return try await body(TestServer(port: port, events: events))
+            return try await body(TestServer(port: port, scheme: tls ? "https" : "http", events: events))
         }
+    }
+
+    private static func selfSignedTLS() throws -> TLSConfiguration {
+        guard
+            let certificate = Bundle.module.path(
+                forResource: "self-signed.cert",
+                ofType: "pem",
+                inDirectory: "Resources"
+            ),
+            let key = Bundle.module.path(forResource: "self-signed.key", ofType: "pem", inDirectory: "Resources")
+        else { throw TestServerError.didNotStart }
+        return TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+        )
     }
 
     /// Runs the server on `port` until the task is cancelled (for benchmarks).

@@ -216,12 +216,24 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
             .clientCertificateRequired:
             kind = .tls
+        case .unknown where isCurlTLSFailure(urlError): kind = .tls
         default: kind = afterHead ? .connectionLost : .other
         }
         return .transport(
             TransportFailure(kind, request: request.summary, detail: urlError.localizedDescription, cause: urlError)
         )
     }
+}
+
+/// Whether `error` is a TLS failure that FoundationNetworking on Linux reports only as
+/// `URLError.unknown` carrying libcurl's message ("SSL certificate problem: …", "SSL connect
+/// error", "SSL: no alternative certificate subject name matches …").
+private func isCurlTLSFailure(_ error: URLError) -> Bool {
+    #if canImport(FoundationNetworking)
+    return error.localizedDescription.hasPrefix("SSL")
+    #else
+    return false
+    #endif
 }
 
 extension Duration {
