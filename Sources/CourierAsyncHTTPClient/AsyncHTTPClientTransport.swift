@@ -5,6 +5,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// The AsyncHTTPClient transport: pooled HTTP/1.1 and HTTP/2 connections on SwiftNIO, the
 /// default on Linux.
@@ -195,19 +196,16 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             default: return failure(.other, "\(error)")
             }
         }
-        if error is NIOConnectionError || String(describing: type(of: error)).contains("NIOSSL")
-            || String(describing: type(of: error)).contains("BoringSSL")
-        {
+        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
             return failure(.tls, "\(error)")
         }
         if error is HTTPParserError {
             return failure(.connectionLost, "the response was malformed or cut short (\(error))")
         }
-        let description = String(describing: error)
-        if description.lowercased().contains("dns") || description.contains("getaddrinfo") {
-            return failure(.hostNotFound, description)
+        if error is SocketAddressError {
+            return failure(.hostNotFound, "\(error)")
         }
-        return failure(.other, description)
+        return failure(.other, "\(error)")
     }
 }
 

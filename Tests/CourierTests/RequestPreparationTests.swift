@@ -75,8 +75,8 @@ struct RequestPreparationTests {
                 "Invalid URL 'ftp://h/x': the scheme must be http or https. Check the scheme, host and path."
             ),
             (
-                Endpoint(host: "h", port: 70000, path: "/"),
-                "Invalid URL 'https://h:70000/': the port 70000 is outside 1…65535. Check the scheme, host and path."
+                Endpoint(host: "h", port: 70000, path: "/", query: [URLQueryItem(name: "api_key", value: "SECRET")]),
+                "Invalid URL 'https://h:70000/?api_key=REDACTED': the port 70000 is outside 1…65535. Check the scheme, host and path."
             ),
             (
                 Endpoint(host: "bad host/x", path: "/"),

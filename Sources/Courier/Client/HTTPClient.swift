@@ -137,24 +137,17 @@ public struct HTTPClient: Sendable {
         if !query.isEmpty { path += "?" + query }
 
         let authority = Self.authority(host: host, port: port)
-        guard scheme == "https" || scheme == "http" else {
-            throw .invalidURL("\(scheme)://\(authority)\(path)", reason: "the scheme must be http or https")
+        func invalid(_ reason: String) -> RequestError {
+            .invalidURL(Redaction.redactingURL("\(scheme)://\(authority)\(path)"), reason: reason)
         }
+        guard scheme == "https" || scheme == "http" else { throw invalid("the scheme must be http or https") }
         guard !host.isEmpty else {
-            throw .invalidURL(
-                "\(scheme)://\(path)",
-                reason: "there is no host; give the endpoint a host or the client a base URL"
-            )
+            throw invalid("there is no host; give the endpoint a host or the client a base URL")
         }
         guard host.utf8.allSatisfy(Self.isASCIIHostByte) || host.unicodeScalars.allSatisfy(Self.isHostCharacter) else {
-            throw .invalidURL(
-                "\(scheme)://\(authority)\(path)",
-                reason: "the host '\(host)' has characters a host cannot have"
-            )
+            throw invalid("the host '\(host)' has characters a host cannot have")
         }
-        if let port, !(1...65535).contains(port) {
-            throw .invalidURL("\(scheme)://\(authority)\(path)", reason: "the port \(port) is outside 1…65535")
-        }
+        if let port, !(1...65535).contains(port) { throw invalid("the port \(port) is outside 1…65535") }
 
         var fields = configuration.headers
         for field in endpoint.headers {
