@@ -76,7 +76,7 @@ public struct Retry: Middleware {
     static func isIdempotent(_ request: PreparedRequest) -> Bool {
         switch request.head.method {
         case .get, .head, .options, .trace, .put, .delete: true
-        default: request.head.headerFields[HTTPField.Name("Idempotency-Key")!] != nil
+        default: request.head.headerFields[.idempotencyKey] != nil
         }
     }
 

@@ -8,7 +8,7 @@ enum Redaction {
     /// Header fields whose values are credentials.
     static let secretHeaders: Set<HTTPField.Name> = [
         .authorization, .proxyAuthorization, .cookie, .setCookie,
-        HTTPField.Name("X-API-Key")!, HTTPField.Name("X-Auth-Token")!, HTTPField.Name("X-Access-Token")!,
+        .xAPIKey, .xAuthToken, .xAccessToken,
     ]
 
     /// Query item names (lowercased) whose values are credentials.
