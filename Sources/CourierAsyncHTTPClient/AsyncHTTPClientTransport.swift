@@ -111,7 +111,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     // MARK: - Sending
 
-    /// Sends the request; see HTTPTransport/send(_:).
+    /// Sends the request; see ``Courier/HTTPTransport/send(_:)``.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         let url = request.url
         var outgoing = HTTPClientRequest(url: url)

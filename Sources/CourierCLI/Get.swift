@@ -91,30 +91,31 @@ struct Get: AsyncParsableCommand {
 
     func run() async throws {
         let endpoint = try makeEndpoint()
-        let client = { (transport: any HTTPTransport) in
-            HTTPClient(transport: transport, configuration: makeConfiguration())
-        }
-        if curl {
-            do {
-                Terminal.output(try client(NoTransport()).prepare(endpoint).curlCommand())
-            } catch {
-                throw CommandFailure(error)
-            }
-            return
-        }
-        let response: DecodedResponse<Data>
+        let configuration = makeConfiguration()
         switch transport {
         case .asyncHTTPClient:
-            let configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(min(timeout, 10)))
-            response = try await AsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
-                try await send(endpoint, with: client(transport))
+            let settings = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(min(timeout, 10)))
+            try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
+                try await run(endpoint, with: HTTPClient(transport: transport, configuration: configuration))
             }
         case .urlSession:
             let transport = URLSessionTransport()
             defer { transport.invalidate() }
-            response = try await send(endpoint, with: client(transport))
+            try await run(endpoint, with: HTTPClient(transport: transport, configuration: configuration))
         }
-        try printResponse(response)
+    }
+
+    /// Sends the endpoint and prints the response, or with `--curl` prints what would be sent.
+    private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws {
+        do {
+            if curl {
+                Terminal.output(try client.prepare(endpoint).curlCommand())
+            } else {
+                try printResponse(try await client.response(for: endpoint))
+            }
+        } catch let error as RequestError {
+            throw CommandFailure(error)
+        }
     }
 
     // MARK: - Request
@@ -191,14 +192,6 @@ struct Get: AsyncParsableCommand {
         )
     }
 
-    private func send(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws -> DecodedResponse<Data> {
-        do {
-            return try await client.response(for: endpoint)
-        } catch {
-            throw CommandFailure(error)
-        }
-    }
-
     // MARK: - Output
 
     private func printResponse(_ response: DecodedResponse<Data>) throws {
@@ -228,12 +221,5 @@ struct Get: AsyncParsableCommand {
             throw CommandFailure("The response has no value at '\(pick)'.", status: .invalidResponse)
         }
         Terminal.output(picked.stringValue ?? picked.formatted(compact: !json))
-    }
-}
-
-/// Stands in for a transport where a client is needed only to prepare requests (`--curl`).
-private struct NoTransport: HTTPTransport {
-    func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
-        throw .cancelled
     }
 }

@@ -108,7 +108,10 @@ struct TransportConformanceTests {
                 let echo = try await client.send(Endpoint<Echo>(method: method, path: "/echo"))
                 #expect(echo.method == method.rawValue)
             }
-            try await client.send(Endpoint<Void>(method: .head, path: "/echo"))
+            let head = try await client.response(for: Endpoint<Data>(method: .head, path: "/echo"))
+            #expect(head.head.status == .ok)
+            #expect(head.head.headerFields[.contentType] == "application/json")
+            #expect(head.value.isEmpty)
         }
     }
 
@@ -139,10 +142,7 @@ struct TransportConformanceTests {
             let error = await #expect(throws: RequestError.self) {
                 try await client.send(Endpoint<Movie>(path: "/redirect/3"))
             }
-            guard case .transport(let failure) = error else {
-                Issue.record("got \(String(describing: error))")
-                return
-            }
+            let failure = try #require(error?.transportFailure)
             #expect(failure.kind == .tooManyRedirects)
             #expect(
                 error?.message
@@ -278,10 +278,7 @@ struct TransportConformanceTests {
             let error = await #expect(throws: RequestError.self) {
                 try await client.send(Endpoint<Movie>(path: "/bad-json"))
             }
-            guard case .decoding(let failure) = error else {
-                Issue.record("got \(String(describing: error))")
-                return
-            }
+            let failure = try #require(error?.decodingFailure)
             #expect(failure.codingPath == "id")
             #expect(failure.bodyExcerpt == #"{"id":"three","title":"Dune"}"#)
             #expect(failure.type.hasSuffix("Movie"))
@@ -296,10 +293,7 @@ struct TransportConformanceTests {
             let error = await #expect(throws: RequestError.self) {
                 try await client.send(Endpoint<Movie>(path: "/slow", query: [.init(name: "ms", value: "5000")]))
             }
-            guard case .transport(let failure) = error else {
-                Issue.record("got \(String(describing: error))")
-                return
-            }
+            let failure = try #require(error?.transportFailure)
             #expect(failure.kind == .timedOut)
             #expect(failure.detail == "after 0.3s")
         }
@@ -334,10 +328,7 @@ struct TransportConformanceTests {
             let error = await #expect(throws: RequestError.self) {
                 try await client.send(Endpoint<Data>(path: "/drop"))
             }
-            guard case .transport(let failure) = error else {
-                Issue.record("got \(String(describing: error))")
-                return
-            }
+            let failure = try #require(error?.transportFailure)
             #expect(failure.kind == .connectionLost, "\(failure.detail) \(String(describing: failure.cause))")
         }
     }
@@ -348,10 +339,7 @@ struct TransportConformanceTests {
             let error = await #expect(throws: RequestError.self) {
                 try await client.send(Endpoint<Data>(path: "/json"))
             }
-            guard case .transport(let failure) = error else {
-                Issue.record("got \(String(describing: error))")
-                return
-            }
+            let failure = try #require(error?.transportFailure)
             #expect(failure.kind == .connectionRefused)
             #expect(error?.message.hasPrefix("Could not connect to 127.0.0.1 for GET http://127.0.0.1:1/json") == true)
         }
@@ -364,10 +352,7 @@ struct TransportConformanceTests {
                 let error = await #expect(throws: RequestError.self) {
                     try await client.send(Endpoint<Data>(path: "/json"))
                 }
-                guard case .transport(let failure) = error else {
-                    Issue.record("got \(String(describing: error))")
-                    return
-                }
+                let failure = try #require(error?.transportFailure)
                 #expect(failure.kind == .tls, "\(failure.detail) \(String(describing: failure.cause))")
                 #expect(
                     error?.message.hasPrefix(

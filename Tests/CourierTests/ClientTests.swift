@@ -21,10 +21,7 @@ struct ClientTests {
         let error = await #expect(throws: RequestError.self) {
             try await client.send(Endpoint<Movie>(host: "api.test", path: "/movie"))
         }
-        guard case .decoding(let failure) = error else {
-            Issue.record("got \(String(describing: error))")
-            return
-        }
+        let failure = try #require(error?.decodingFailure)
         #expect(failure.reason == "the key 'originalTitle' is missing")
     }
 
@@ -50,10 +47,7 @@ struct ClientTests {
         let error = await #expect(throws: RequestError.self) {
             try await client.send(Endpoint<Page>(host: "api.test", path: "/page"))
         }
-        guard case .decoding(let failure) = error else {
-            Issue.record("got \(String(describing: error))")
-            return
-        }
+        let failure = try #require(error?.decodingFailure)
         #expect(failure.codingPath == "results[1].title")
         #expect(failure.reason == "expected String, found null or nothing")
         #expect(
@@ -68,10 +62,7 @@ struct ClientTests {
         let error = await #expect(throws: RequestError.self) {
             try await HTTPClient(transport: stub).send(Endpoint<Movie>(host: "api.test", path: "/broken"))
         }
-        guard case .decoding(let failure) = error else {
-            Issue.record("got \(String(describing: error))")
-            return
-        }
+        let failure = try #require(error?.decodingFailure)
         #expect(failure.codingPath == "")
         #expect(failure.reason.hasPrefix("The given data was not valid JSON."))
     }
@@ -164,10 +155,7 @@ struct ClientTests {
         let error = await #expect(throws: RequestError.self) {
             try await HTTPClient(transport: stub).send(Endpoint<Void>(host: "t", path: "/x"))
         }
-        guard case .transport(let failure) = error else {
-            Issue.record("got \(String(describing: error))")
-            return
-        }
+        let failure = try #require(error?.transportFailure)
         #expect(failure.cause is Cause)
         #expect(
             error?.message

@@ -41,6 +41,14 @@ struct MiddlewareTests {
 
     // MARK: - Retry
 
+    /// A client that retries with a 1 ms base delay, so tests do not wait.
+    static func retrying(_ stub: StubTransport, maxAttempts: Int) -> HTTPClient {
+        HTTPClient(
+            transport: stub,
+            configuration: .init(middleware: [Retry(maxAttempts: maxAttempts, baseDelay: .milliseconds(1))])
+        )
+    }
+
     @Test func retriesIdempotentRequestsOnTransientStatuses() async throws {
         let stub = StubTransport()
         let attempts = Mutex(0)
@@ -51,10 +59,7 @@ struct MiddlewareTests {
             }
             return attempt < 3 ? .text("busy", status: .serviceUnavailable) : .json(#"{"ok": true}"#)
         }
-        let client = HTTPClient(
-            transport: stub,
-            configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(1))])
-        )
+        let client = Self.retrying(stub, maxAttempts: 3)
         let value = try await client.send(Endpoint<JSONValue>(host: "t", path: "/flaky"))
         #expect(value["ok"] == .bool(true))
         #expect(stub.requests.count == 3)
@@ -63,10 +68,7 @@ struct MiddlewareTests {
     @Test func givesUpAfterMaxAttempts() async throws {
         let stub = StubTransport()
         stub.on(.get, "/down", .text("down", status: .badGateway))
-        let client = HTTPClient(
-            transport: stub,
-            configuration: .init(middleware: [Retry(maxAttempts: 4, baseDelay: .milliseconds(1))])
-        )
+        let client = Self.retrying(stub, maxAttempts: 4)
         let error = await #expect(throws: RequestError.self) {
             try await client.send(Endpoint<Void>(host: "t", path: "/down"))
         }
@@ -77,10 +79,7 @@ struct MiddlewareTests {
     @Test func neverRetriesNonIdempotentMethodsWithoutAnIdempotencyKey() async throws {
         let stub = StubTransport()
         stub.on(.post, "/orders", .text("busy", status: .serviceUnavailable))
-        let client = HTTPClient(
-            transport: stub,
-            configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(1))])
-        )
+        let client = Self.retrying(stub, maxAttempts: 3)
         await #expect(throws: RequestError.self) {
             try await client.send(Endpoint<Void>(method: .post, host: "t", path: "/orders"))
         }
@@ -100,10 +99,7 @@ struct MiddlewareTests {
         stub.on(.get, "/reset", .failure(.transport(TransportFailure(.connectionLost, request: summary))))
         stub.on(.get, "/dns", .failure(.transport(TransportFailure(.hostNotFound, request: summary))))
         stub.on(.get, "/404", .text("nope", status: .notFound))
-        let client = HTTPClient(
-            transport: stub,
-            configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(1))])
-        )
+        let client = Self.retrying(stub, maxAttempts: 3)
         for path in ["/reset", "/dns", "/404"] {
             await #expect(throws: RequestError.self) { try await client.send(Endpoint<Void>(host: "t", path: path)) }
         }

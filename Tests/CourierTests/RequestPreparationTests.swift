@@ -84,13 +84,9 @@ struct RequestPreparationTests {
             ),
         ]
         for (endpoint, message) in cases {
-            #expect(throws: RequestError.self) { try client.prepare(endpoint) }
-            do {
-                _ = try client.prepare(endpoint)
-            } catch {
-                #expect(error.message == message)
-                #expect(error.category == .invalidRequest)
-            }
+            let error = #expect(throws: RequestError.self) { try client.prepare(endpoint) }
+            #expect(error?.message == message)
+            #expect(error?.category == .invalidRequest)
         }
     }
 

@@ -63,36 +63,30 @@ extension HTTPFailure {
 
 extension DecodingFailure {
     init(_ error: any Error, type: String, request: RequestSummary, bodyExcerpt: String) {
-        let path: [any CodingKey]
-        let reason: String
+        let (codingPath, reason) = Self.explain(error)
+        self.init(request: request, type: type, codingPath: codingPath, reason: reason, bodyExcerpt: bodyExcerpt)
+    }
+
+    /// Where a decoding error happened (`results[3].title`) and what was wrong, for people.
+    static func explain(_ error: any Error) -> (codingPath: String, reason: String) {
         switch error as? DecodingError {
         case .typeMismatch(let expected, let context):
-            path = context.codingPath
-            reason = "expected \(expected): \(context.debugDescription)"
+            return (render(context.codingPath), "expected \(expected): \(context.debugDescription)")
         case .valueNotFound(let expected, let context):
-            path = context.codingPath
-            reason = "expected \(expected), found null or nothing"
+            return (render(context.codingPath), "expected \(expected), found null or nothing")
         case .keyNotFound(let key, let context):
-            path = context.codingPath
-            reason = "the key '\(key.stringValue)' is missing"
+            return (render(context.codingPath), "the key '\(key.stringValue)' is missing")
         case .dataCorrupted(let context):
-            path = context.codingPath
             let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            reason = underlying.map { "\(context.debugDescription) \($0)" } ?? context.debugDescription
+            return (
+                render(context.codingPath),
+                underlying.map { "\(context.debugDescription) \($0)" } ?? context.debugDescription
+            )
         case .none:
-            path = []
-            reason = String(describing: error)
+            return ("", String(describing: error))
         @unknown default:
-            path = []
-            reason = String(describing: error)
+            return ("", String(describing: error))
         }
-        self.init(
-            request: request,
-            type: type,
-            codingPath: Self.render(path),
-            reason: reason,
-            bodyExcerpt: bodyExcerpt
-        )
     }
 
     /// `results[3].title`.

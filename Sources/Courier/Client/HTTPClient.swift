@@ -132,11 +132,11 @@ public struct HTTPClient: Sendable {
         let port = base == nil ? endpoint.port : base?.port
         let rawPath = (base?.path ?? "") + endpoint.path
         var path = PercentEncoding.encodePath(rawPath.hasPrefix("/") ? rawPath : "/" + rawPath)
-        let query = [endpoint.encodedQuery, endpoint.query.isEmpty ? nil : PercentEncoding.query(endpoint.query.pairs)]
+        let query = [endpoint.encodedQuery, endpoint.query.isEmpty ? nil : PercentEncoding.query(endpoint.query)]
             .compactMap { $0 }.joined(separator: "&")
         if !query.isEmpty { path += "?" + query }
 
-        let authority = Self.authority(host: host, port: port)
+        let authority = Authority.format(host: host, port: port)
         func invalid(_ reason: String) -> RequestError {
             .invalidURL(Redaction.redactingURL("\(scheme)://\(authority)\(path)"), reason: reason)
         }
@@ -144,7 +144,7 @@ public struct HTTPClient: Sendable {
         guard !host.isEmpty else {
             throw invalid("there is no host; give the endpoint a host or the client a base URL")
         }
-        guard host.utf8.allSatisfy(Self.isASCIIHostByte) || host.unicodeScalars.allSatisfy(Self.isHostCharacter) else {
+        guard host.utf8.allSatisfy(Self.isHostByte) else {
             throw invalid("the host '\(host)' has characters a host cannot have")
         }
         if let port, !(1...65535).contains(port) { throw invalid("the port \(port) is outside 1…65535") }
@@ -154,15 +154,14 @@ public struct HTTPClient: Sendable {
             fields[field.name] = nil
         }
         fields.append(contentsOf: endpoint.headers)
-        var head = HTTPRequest(
-            method: endpoint.method,
-            scheme: scheme,
-            authority: authority,
-            path: path,
-            headerFields: fields
-        )
         var request = PreparedRequest(
-            head: head,
+            head: HTTPRequest(
+                method: endpoint.method,
+                scheme: scheme,
+                authority: authority,
+                path: path,
+                headerFields: fields
+            ),
             timeout: configuration.timeout,
             maxResponseSize: configuration.maxResponseSize
         )
@@ -172,29 +171,25 @@ public struct HTTPClient: Sendable {
             } catch {
                 throw .invalidBody(request.summary, reason: String(describing: error))
             }
-            if head.headerFields[.contentType] == nil { head.headerFields[.contentType] = body.contentType }
-            request.head = head
+            if request.head.headerFields[.contentType] == nil {
+                request.head.headerFields[.contentType] = body.contentType
+            }
         }
         return request
     }
 
     // MARK: - Helpers
 
-    private static func authority(host: String, port: Int?) -> String {
-        let host = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return port.map { "\(host):\($0)" } ?? host
-    }
-
-    /// The common case, checked on bytes: letters, digits and `-._~:[]%`.
-    private static func isASCIIHostByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-            || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E || byte == 0x3A || byte == 0x5B
-            || byte == 0x5D || byte == 0x25
-    }
-
-    private static func isHostCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value > 0x7F || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-            || "-._~:[]%!$&'()*+,;=".unicodeScalars.contains(scalar)
+    /// Bytes a host may hold: ASCII letters, digits, `-._~:[]%!$&'()*+,;=` (IPv6 literals, zone
+    /// IDs and sub-delimiters included), and any byte of a non-ASCII character (IDNs).
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x80...0xFF, UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            true
+        default:
+            "-._~:[]%!$&'()*+,;=".utf8.contains(byte)
+        }
     }
 }
 
@@ -226,8 +221,4 @@ private struct BaseURL: Sendable {
         while path.hasSuffix("/") { path.removeLast() }
         self.path = path
     }
-}
-
-extension [URLQueryItem] {
-    var pairs: [(name: String, value: String?)] { map { ($0.name, $0.value) } }
 }

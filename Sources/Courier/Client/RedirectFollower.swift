@@ -31,7 +31,7 @@ struct RedirectFollower: Sendable {
     /// The request to send after a 3xx response, or `nil` when it is not a redirect to follow.
     static func redirect(from request: PreparedRequest, after response: RawResponse) -> PreparedRequest? {
         let status = response.status
-        guard [301, 302, 303, 307, 308].contains(status),
+        guard Self.isRedirect(status),
             let location = response.head.headerFields[.location],
             let base = URL(string: request.url),
             let target = URL(string: location, relativeTo: base)?.absoluteURL,
@@ -41,7 +41,7 @@ struct RedirectFollower: Sendable {
         else { return nil }
 
         var next = request
-        let authority = components.port.map { "\(Self.bracketed(host)):\($0)" } ?? Self.bracketed(host)
+        let authority = Authority.format(host: host, port: components.port)
         let query = components.percentEncodedQuery.map { "?" + $0 } ?? ""
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         next.head.scheme = scheme
@@ -65,7 +65,10 @@ struct RedirectFollower: Sendable {
         return next
     }
 
-    private static func bracketed(_ host: String) -> String {
-        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    private static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
     }
 }

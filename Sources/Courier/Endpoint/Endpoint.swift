@@ -92,6 +92,10 @@ public struct Endpoint<Response>: Sendable {
     }
 
     /// Returns a copy that decodes `snake_case` keys into `camelCase` properties.
+    ///
+    /// The copy uses a shared decoder with default settings otherwise, in place of the client's:
+    /// to combine snake_case with other settings (dates, say), configure a `JSONDecoder` and pass
+    /// it to ``decoding(with:)``.
     public func convertingFromSnakeCase() -> Self {
         decoding(with: .snakeCaseConverting)
     }

@@ -34,7 +34,7 @@ enum PercentEncoding {
     }
 
     /// `name=value&…` with strict component encoding; a `nil` value gives `name` alone.
-    static func query(_ items: [(name: String, value: String?)]) -> String {
+    static func query(_ items: [URLQueryItem]) -> String {
         items.map { item in
             let name = encodeComponent(item.name)
             guard let value = item.value else { return name }

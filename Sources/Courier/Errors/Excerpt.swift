@@ -7,7 +7,8 @@ enum Excerpt {
     static func of(_ body: Data, contentType: String? = nil, limit: Int = 200) -> String {
         guard !body.isEmpty else { return "" }
         // Decoding all of a large body to show 200 characters would be wasted work.
-        var text = String(decoding: body.prefix(max(limit * 8, 4096)), as: UTF8.self)
+        let window = max(limit * 8, 4096)
+        var text = String(decoding: body.prefix(window), as: UTF8.self)
         let isHTML = contentType.map { MediaType.essence(of: $0).contains("html") } ?? text.hasPrefix("<")
         if isHTML { text = strippingTags(text) }
         var result = ""
@@ -23,7 +24,7 @@ enum Excerpt {
             if result.count > limit { break }
         }
         if result.hasSuffix(" ") { result.removeLast() }
-        if result.count > limit || body.count > max(limit * 8, 4096) {
+        if result.count > limit || body.count > window {
             return String(result.prefix(limit)) + "…"
         }
         return result

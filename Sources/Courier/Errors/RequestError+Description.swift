@@ -19,7 +19,7 @@ extension RequestError: CustomStringConvertible {
             return "\(failure.request) returned \(failure.statusLine): the request was rejected; check the URL, "
                 + "parameters and body.\(Self.serverSaid(failure))"
         case .serverError(let failure):
-            let retry = failure.retryAfter.map { " (it asks to retry after \(Self.seconds($0)))" } ?? ""
+            let retry = failure.retryAfter.map { " (it asks to retry after \($0.secondsDescription))" } ?? ""
             return "\(failure.request) returned \(failure.statusLine): the server failed\(retry); try again later."
                 + Self.serverSaid(failure)
         case .unexpectedStatus(let failure):
@@ -117,10 +117,4 @@ extension RequestError: CustomStringConvertible {
         failure.bodyExcerpt.isEmpty ? "" : " The server said: \(failure.bodyExcerpt)"
     }
 
-    static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        if attoseconds == 0 { return "\(seconds)s" }
-        let value = Double(seconds) + Double(attoseconds) / 1e18
-        return "\((value * 1000).rounded() / 1000)s"
-    }
 }

@@ -151,7 +151,7 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
 
     /// The failure of `request` reaching its total timeout, for transports to throw.
     public static func timedOut(_ request: PreparedRequest) -> TransportFailure {
-        let detail = request.timeout.map { "after \(RequestError.seconds($0))" } ?? ""
+        let detail = request.timeout.map { "after \($0.secondsDescription)" } ?? ""
         return TransportFailure(.timedOut, request: request.summary, detail: detail)
     }
 }

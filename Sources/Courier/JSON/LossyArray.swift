@@ -41,14 +41,10 @@ extension LossyArray: Decodable where Element: Decodable {
             do {
                 elements.append(try container.decode(Element.self))
             } catch {
-                let failure = DecodingFailure(
-                    error,
-                    type: "",
-                    request: RequestSummary(method: "", url: ""),
-                    bodyExcerpt: ""
+                let (codingPath, reason) = DecodingFailure.explain(error)
+                skipped.append(
+                    Skipped(index: index, reason: codingPath.isEmpty ? reason : "\(reason) at \(codingPath)")
                 )
-                let location = failure.codingPath.isEmpty ? "" : " at \(failure.codingPath)"
-                skipped.append(Skipped(index: index, reason: failure.reason + location))
                 // A failed decode does not advance the container; step over the element.
                 _ = try container.decode(Skip.self)
             }

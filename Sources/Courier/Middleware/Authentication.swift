@@ -1,3 +1,4 @@
+import Foundation
 public import HTTPTypes
 
 /// Adds credentials to every request: a Bearer token, or an API key as a query item or header.
@@ -34,7 +35,7 @@ public struct Authentication: Middleware {
         Authentication(credential: .header(name, key))
     }
 
-    /// Handles one request; see Middleware/send(_:next:).
+    /// Handles one request; see ``Middleware/send(_:next:)``.
     public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
         var request = request
         switch credential {
@@ -42,7 +43,7 @@ public struct Authentication: Middleware {
             request.head.headerFields[name] = value
         case .queryItem(let name, let value):
             let path = request.head.path ?? "/"
-            let item = PercentEncoding.query([(name, value)])
+            let item = PercentEncoding.query([URLQueryItem(name: name, value: value)])
             request.head.path = path + (path.contains("?") ? "&" : "?") + item
         }
         return try await next(request)

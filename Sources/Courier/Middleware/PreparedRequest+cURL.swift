@@ -20,15 +20,16 @@ extension PreparedRequest {
         }
         parts.append(Self.quoted(redactingSecrets ? Redaction.redactingURL(url) : url))
         for field in head.headerFields {
-            let value = redactingSecrets && Redaction.isSecret(field.name) ? Redaction.placeholder : field.value
-            parts += ["-H", Self.quoted("\(field.name): \(value)")]
+            parts += [
+                "-H", Self.quoted("\(field.name): \(Redaction.displayedValue(of: field, redacting: redactingSecrets))"),
+            ]
         }
         if let body, !body.isEmpty {
             if var text = String(data: body, encoding: .utf8) {
                 if redactingSecrets, let type = head.headerFields[.contentType],
                     MediaType.essence(of: type) == "application/x-www-form-urlencoded"
                 {
-                    text = String(Redaction.redactingURL("?" + text).dropFirst())
+                    text = Redaction.redactingQuery(Substring(text))
                 }
                 parts += ["--data-binary", Self.quoted(text)]
             } else {

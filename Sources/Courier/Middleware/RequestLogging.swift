@@ -27,43 +27,36 @@ public struct RequestLogging: Middleware {
         self.level = level
     }
 
-    /// Handles one request; see Middleware/send(_:next:).
+    /// Handles one request; see ``Middleware/send(_:next:)``.
     public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
         guard logger.logLevel <= level else { return try await next(request) }
         var logger = logger
         logger[metadataKey: "request-id"] = "\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
         let summary = request.summary
         logger.log(level: level, "→ \(summary)")
-        if logger.logLevel <= .trace {
-            for field in request.head.headerFields {
-                logger.trace("→ \(field.name): \(Redaction.isSecret(field.name) ? Redaction.placeholder : field.value)")
-            }
-        }
+        Self.trace(request.head.headerFields, marker: "→", to: logger)
         let start = ContinuousClock.now
         do {
             let response = try await next(request)
             let elapsed = ContinuousClock.now - start
             logger.log(
                 level: level,
-                "← \(response.head.status) \(summary) (\(Self.milliseconds(elapsed)) ms, \(response.body.count) bytes)"
+                "← \(response.head.status) \(summary) (\(elapsed.milliseconds) ms, \(response.body.count) bytes)"
             )
-            if logger.logLevel <= .trace {
-                for field in response.head.headerFields {
-                    logger.trace(
-                        "← \(field.name): \(Redaction.isSecret(field.name) ? Redaction.placeholder : field.value)"
-                    )
-                }
-            }
+            Self.trace(response.head.headerFields, marker: "←", to: logger)
             return response
         } catch {
             let elapsed = ContinuousClock.now - start
-            logger.log(level: level, "✗ \(summary) (\(Self.milliseconds(elapsed)) ms): \(error.shortDescription)")
+            logger.log(level: level, "✗ \(summary) (\(elapsed.milliseconds) ms): \(error.shortDescription)")
             throw error
         }
     }
 
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    /// Logs each header field at trace level, secrets redacted.
+    private static func trace(_ fields: HTTPFields, marker: String, to logger: Logger) {
+        guard logger.logLevel <= .trace else { return }
+        for field in fields {
+            logger.trace("\(marker) \(field.name): \(Redaction.displayedValue(of: field))")
+        }
     }
 }

@@ -45,7 +45,7 @@ public struct Retry: Middleware {
         self.clock = clock
     }
 
-    /// Handles one request; see Middleware/send(_:next:).
+    /// Handles one request; see ``Middleware/send(_:next:)``.
     public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
         guard Self.isIdempotent(request) else { return try await next(request) }
         var attempt = 1

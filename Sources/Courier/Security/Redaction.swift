@@ -19,6 +19,11 @@ enum Redaction {
 
     static func isSecret(_ name: HTTPField.Name) -> Bool { secretHeaders.contains(name) }
 
+    /// The field's value, or `REDACTED` when it is a credential and `redacting` is on.
+    static func displayedValue(of field: HTTPField, redacting: Bool = true) -> String {
+        redacting && isSecret(field.name) ? placeholder : field.value
+    }
+
     static func isSecretQueryName(_ name: Substring) -> Bool {
         let decoded = name.removingPercentEncoding ?? String(name)
         return secretQueryNames.contains(decoded.lowercased())
@@ -34,14 +39,7 @@ enum Redaction {
         }
         var result: String
         if let question = url.firstIndex(of: "?") {
-            let query = url[url.index(after: question)...]
-            let redacted = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-                guard let equals = item.firstIndex(of: "="), isSecretQueryName(item[..<equals]) else {
-                    return String(item)
-                }
-                return item[..<equals] + "=" + placeholder
-            }
-            result = String(url[...question]) + redacted.joined(separator: "&")
+            result = String(url[...question]) + redactingQuery(url[url.index(after: question)...])
         } else {
             result = String(url)
         }
@@ -51,5 +49,13 @@ enum Redaction {
             result.replaceSubrange(schemeEnd.upperBound..<at, with: placeholder)
         }
         return result + fragment
+    }
+
+    /// `name=value&…` (a query or a URL-encoded form) with the values of secret names replaced.
+    static func redactingQuery(_ query: Substring) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+            guard let equals = item.firstIndex(of: "="), isSecretQueryName(item[..<equals]) else { return String(item) }
+            return item[..<equals] + "=" + placeholder
+        }.joined(separator: "&")
     }
 }

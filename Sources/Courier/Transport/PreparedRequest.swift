@@ -42,6 +42,12 @@ struct Authority {
     var host: String
     var port: Int?
 
+    /// `host[:port]`, with an IPv6 host in brackets.
+    static func format(host: String, port: Int?) -> String {
+        let host = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return port.map { "\(host):\($0)" } ?? host
+    }
+
     init(_ authority: String) {
         var rest = Substring(authority)
         if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }

@@ -40,7 +40,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     // MARK: - Sending
 
-    /// Sends the request; see HTTPTransport/send(_:).
+    /// Sends the request; see ``HTTPTransport/send(_:)``.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         guard let url = URL(string: request.url) else {
             throw .invalidURL(request.summary.url, reason: "Foundation cannot parse it")
@@ -234,12 +234,4 @@ private func isCurlTLSFailure(_ error: URLError) -> Bool {
     #else
     return false
     #endif
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
 }

@@ -1,0 +1,20 @@
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// The duration in whole milliseconds.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    /// `1s`, `0.3s`: seconds for messages, to the millisecond.
+    var secondsDescription: String {
+        let (seconds, attoseconds) = components
+        if attoseconds == 0 { return "\(seconds)s" }
+        return "\((self.seconds * 1000).rounded() / 1000)s"
+    }
+}
