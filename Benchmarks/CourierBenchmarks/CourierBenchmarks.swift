@@ -9,7 +9,7 @@ import HTTPTypes
 /// URLSession is `Benchmarks/compare/client/run.sh`.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        metrics: [.wallClock, .mallocCountTotal, .instructions, .throughput],
         maxDuration: .seconds(2)
     )
 
@@ -62,6 +62,34 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("JSONValue: parse the page and pick results.19.title") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try JSONValue(parsing: pageData)[path: "results.19.title"])
+        }
+    }
+
+    // The loopback comparison's workload, without the network: one small movie from
+    // http://127.0.0.1 (cleartext, so the security policy looks at the host on every request).
+    struct SmallMovie: Decodable, Sendable {
+        var id: Int
+        var title: String
+        var releaseDate: String
+        var tags: [String]
+    }
+    let smallJSON = Data(#"{"id":3,"title":"Dune","release_date":"1965-08-01","tags":["sci-fi","classic"]}"#.utf8)
+    let loopbackStub = StubTransport()
+    loopbackStub.on(.get, "/json", .json(String(decoding: smallJSON, as: UTF8.self)))
+    let loopbackClient = HTTPClient(
+        transport: loopbackStub,
+        configuration: .init(baseURL: URL(string: "http://127.0.0.1:8080/json"), decoder: decoder)
+    )
+    let smallEndpoint = Endpoint<SmallMovie>(path: "")
+    Benchmark("Loopback workload: send and decode one small movie (stub transport)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await loopbackClient.send(smallEndpoint))
+        }
+        loopbackStub.clearRequests()
+    }
+    Benchmark("Loopback workload: decode the small movie with JSONDecoder alone (baseline)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try decoder.decode(SmallMovie.self, from: smallJSON))
         }
     }
 

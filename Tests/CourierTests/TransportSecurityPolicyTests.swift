@@ -1,8 +1,9 @@
-import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import Courier
 
 @Suite("Transport security policy")
 struct TransportSecurityPolicyTests {
@@ -14,6 +15,19 @@ struct TransportSecurityPolicyTests {
         for host in ["example.com", "127.0.0.1.nip.io", "10.0.0.1", "localhost.example.com", "128.0.0.1"] {
             #expect(!policy.allows(scheme: "http", host: host), "\(host)")
             #expect(policy.allows(scheme: "https", host: host), "\(host)")
+        }
+    }
+
+    @Test func loopbackIsReadFromTheWholeAuthority() {
+        for authority in [
+            "127.0.0.1:8080", "user:pw@127.0.0.1", "[::1]:443", "[::1]", "LocalHost:80", "api.localhost.", "127.9.9.9",
+        ] {
+            #expect(TransportSecurityPolicy.isLoopback(authority: authority), "\(authority)")
+        }
+        for authority in [
+            "example.com:127", "127.0.0.1@example.com", "[::2]:80", "localhost.example.com:80", "notlocalhost",
+        ] {
+            #expect(!TransportSecurityPolicy.isLoopback(authority: authority), "\(authority)")
         }
     }
 

@@ -131,7 +131,7 @@ public struct HTTPClient: Sendable {
         let host = base?.host ?? endpoint.host
         let port = base == nil ? endpoint.port : base?.port
         let rawPath = (base?.path ?? "") + endpoint.path
-        var path = PercentEncoding.encodePath(rawPath.hasPrefix("/") ? rawPath : "/" + rawPath)
+        var path = PercentEncoding.encodePath(rawPath.utf8.first == UInt8(ascii: "/") ? rawPath : "/" + rawPath)
         let query = [endpoint.encodedQuery, endpoint.query.isEmpty ? nil : PercentEncoding.query(endpoint.query)]
             .compactMap { $0 }.joined(separator: "&")
         if !query.isEmpty { path += "?" + query }
@@ -150,7 +150,7 @@ public struct HTTPClient: Sendable {
         if let port, !(1...65535).contains(port) { throw invalid("the port \(port) is outside 1…65535") }
 
         var fields = configuration.headers
-        for field in endpoint.headers {
+        for field in endpoint.headers where fields.contains(where: { $0.name == field.name }) {
             fields[field.name] = nil
         }
         fields.append(contentsOf: endpoint.headers)

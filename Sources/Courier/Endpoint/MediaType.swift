@@ -22,20 +22,37 @@ enum MediaType {
     }
 
     /// Whether `contentType` matches one of `patterns` (`type/subtype`, `type/*`, `*/*+suffix`
-    /// or `*/*`); patterns are lowercase.
+    /// or `*/*`), ignoring case and parameters. Compares bytes in place: it runs for every response.
     static func matches(_ contentType: String, anyOf patterns: [String]) -> Bool {
-        let essence = essence(of: contentType)
+        var essence = Substring(contentType).utf8[...]
+        if let semicolon = essence.firstIndex(of: UInt8(ascii: ";")) { essence = essence[..<semicolon] }
+        while let first = essence.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            essence = essence.dropFirst()
+        }
+        while let last = essence.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            essence = essence.dropLast()
+        }
         for pattern in patterns {
-            if pattern == essence || pattern == "*/*" { return true }
+            let bytes = pattern.utf8
+            if pattern == "*/*" { return true }
             if pattern.hasPrefix("*/*+") {
-                let suffix = pattern.utf8.dropFirst(3)  // "+json"
-                if essence.utf8.count > suffix.count, essence.utf8.reversed().starts(with: suffix.reversed()) {
-                    return true
-                }
-            } else if pattern.hasSuffix("/*"), essence.utf8.starts(with: pattern.utf8.dropLast()) {
+                let suffix = bytes.dropFirst(3)  // "+json"
+                if essence.count > suffix.count, equalIgnoringCase(essence.suffix(suffix.count), suffix) { return true }
+            } else if pattern.hasSuffix("/*") {
+                let prefix = bytes.dropLast()  // "text/"
+                if essence.count > prefix.count, equalIgnoringCase(essence.prefix(prefix.count), prefix) { return true }
+            } else if equalIgnoringCase(essence, bytes) {
                 return true
             }
         }
         return false
+    }
+
+    /// ASCII case-insensitive equality; `pattern` is lowercase.
+    private static func equalIgnoringCase(_ value: some Collection<UInt8>, _ pattern: some Collection<UInt8>) -> Bool {
+        value.count == pattern.count
+            && zip(value, pattern).allSatisfy { byte, expected in
+                (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) == expected
+            }
     }
 }

@@ -60,20 +60,54 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
 
     /// Throws ``RequestError/insecureConnection(_:)`` when the policy refuses the request.
     public func check(_ request: PreparedRequest) throws(RequestError) {
-        // The host is taken apart only for cleartext requests: HTTPS needs no look at it.
-        guard !Self.isHTTP(request.head.scheme ?? "https") || allows(scheme: "http", host: request.host) else {
+        // The host is looked at only for cleartext requests, and loopback is decided on bytes.
+        guard
+            allowsAnyInsecureHTTP || !Self.isHTTP(request.head.scheme ?? "https")
+                || Self.isLoopback(authority: request.head.authority ?? "")
+                || allows(scheme: "http", host: request.host)
+        else {
             throw .insecureConnection(request.summary)
         }
     }
 
-    /// Whether `host` always means this machine.
+    /// Whether `host` (lowercased, without brackets) always means this machine.
     static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+        var host = host
+        return host.withUTF8 { isLoopback(host: $0[...]) }
+    }
+
+    /// Whether the host of `authority` (`[user@]host[:port]`) is loopback, read once from its bytes.
+    static func isLoopback(authority: String) -> Bool {
+        var authority = authority
+        return authority.withUTF8 { bytes in
+            var host = bytes[...]
+            if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[(at + 1)...] }
+            if host.first == UInt8(ascii: "["), let close = host.firstIndex(of: UInt8(ascii: "]")) {
+                host = host[(host.startIndex + 1)..<close]
+            } else if let colon = host.lastIndex(of: UInt8(ascii: ":")) {
+                host = host[..<colon]
+            }
+            if host.last == UInt8(ascii: ".") { host = host.dropLast() }
+            return isLoopback(host: host)
+        }
+    }
+
+    /// `localhost`, `*.localhost` (any case), `::1` or 127.0.0.0/8.
+    private static func isLoopback(host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+        let localhost = "localhost".utf8
+        if host.count >= localhost.count,
+            host.suffix(localhost.count).lazy.map(lowercased).elementsEqual(localhost),
+            host.count == localhost.count || host[host.endIndex - localhost.count - 1] == UInt8(ascii: ".")
+        {
+            return true
+        }
+        if host.elementsEqual("::1".utf8) { return true }
         // 127.0.0.0/8: four dot-separated decimal octets, the first 127.
         var octets = 0
         var value = 0
         var digits = 0
-        for byte in host.utf8 {
+        for byte in host {
             if byte == UInt8(ascii: ".") {
                 guard digits > 0, value <= 255, octets < 3 else { return false }
                 if octets == 0, value != 127 { return false }
@@ -95,10 +129,13 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
         scheme.utf8.count == 4 && scheme.utf8.elementsEqual("http".utf8) { ($0 | 0x20) == $1 }
     }
 
+    /// Lowercased, without IPv6 brackets or a trailing dot; on bytes, as it runs for every
+    /// cleartext request.
     private static func normalized(_ host: String) -> String {
-        var host = host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host.hasSuffix(".") { host.removeLast() }
-        return host
+        var bytes = Substring(host).utf8[...]
+        if bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") { bytes = bytes.dropFirst().dropLast() }
+        if bytes.last == UInt8(ascii: ".") { bytes = bytes.dropLast() }
+        let trimmed = String(Substring(bytes))
+        return trimmed.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? trimmed.lowercased() : trimmed
     }
 }

@@ -28,7 +28,7 @@ public struct PreparedRequest: Sendable {
 
     /// The host, without port or IPv6 brackets.
     public var host: String {
-        Authority(head.authority ?? "").host
+        Authority.host(in: head.authority ?? "")
     }
 
     /// The method and URL with secrets redacted, for messages and logs.
@@ -37,30 +37,25 @@ public struct PreparedRequest: Sendable {
     }
 }
 
-/// The parts of an `authority` (`host[:port]`, IPv6 in brackets).
-struct Authority {
-    var host: String
-    var port: Int?
-
+/// `authority` (`[user@]host[:port]`, IPv6 in brackets) written and read on UTF-8 bytes: it runs
+/// for every cleartext request, and `Character`-level string work would cost grapheme breaking.
+enum Authority {
     /// `host[:port]`, with an IPv6 host in brackets.
     static func format(host: String, port: Int?) -> String {
-        let host = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return port.map { "\(host):\($0)" } ?? host
+        let host = host.utf8.contains(UInt8(ascii: ":")) && host.utf8.first != UInt8(ascii: "[") ? "[\(host)]" : host
+        guard let port else { return host }
+        return host + ":" + String(port)
     }
 
-    init(_ authority: String) {
-        var rest = Substring(authority)
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            host = String(rest[rest.index(after: rest.startIndex)..<close])
-            let after = rest[rest.index(after: close)...]
-            port = after.hasPrefix(":") ? Int(after.dropFirst()) : nil
-        } else if let colon = rest.lastIndex(of: ":") {
-            host = String(rest[..<colon])
-            port = Int(rest[rest.index(after: colon)...])
-        } else {
-            host = String(rest)
-            port = nil
+    /// The host of `authority`, without user info, port or IPv6 brackets.
+    static func host(in authority: String) -> String {
+        var bytes = Substring(authority).utf8[...]
+        if let at = bytes.lastIndex(of: UInt8(ascii: "@")) { bytes = bytes[bytes.index(after: at)...] }
+        if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
+            bytes = bytes[bytes.index(after: bytes.startIndex)..<close]
+        } else if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) {
+            bytes = bytes[..<colon]
         }
+        return String(Substring(bytes))
     }
 }

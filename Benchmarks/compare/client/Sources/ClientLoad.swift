@@ -69,13 +69,16 @@ enum ClientLoad {
             shutdown = { try await transport.shutdown() }
         case "ahc", "ahc-same-headers":
             let ahc = AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton)
-            var request = HTTPClientRequest(url: url.absoluteString)
-            if client == "ahc-same-headers" {
-                // The two header fields Courier sends by default, so both put the same bytes on the wire.
-                request.headers.add(name: "User-Agent", value: "Courier/1.0")
-                request.headers.add(name: "Accept", value: "application/json")
-            }
-            fetch = { [request] in
+            let target = url.absoluteString
+            let sendsCourierHeaders = client == "ahc-same-headers"
+            fetch = {
+                // Built per request, as a hand-written client does (and as Courier does).
+                var request = HTTPClientRequest(url: target)
+                if sendsCourierHeaders {
+                    // The two header fields Courier sends by default, so both put the same bytes on the wire.
+                    request.headers.add(name: "User-Agent", value: "Courier/1.0")
+                    request.headers.add(name: "Accept", value: "application/json")
+                }
                 let response = try await ahc.execute(request, timeout: .seconds(60))
                 guard response.status == .ok else { throw URLError(.badServerResponse) }
                 let body = try await response.body.collect(upTo: 16 << 20)
