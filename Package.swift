@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "LibraryKit", targets: ["LibraryKit"]),
+        .library(name: "LibraryServer", targets: ["LibraryServer"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     dependencies: [
@@ -26,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        // Tests only: validates the service's OpenAPI document. Its default trait (external
+        // reference loading) is not needed and slows the build.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
     ],
     targets: [
         .target(
@@ -57,11 +62,34 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "LibraryKit",
+            dependencies: [
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "LibraryServer",
+            dependencies: [
+                "Courier",
+                "LibraryKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Resources/Data"), .copy("Resources/Web"), .copy("Resources/openapi.json")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "LibraryKit",
+                "LibraryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -114,6 +142,30 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LibraryKitTests",
+            dependencies: [
+                "Courier",
+                "CourierTesting",
+                "LibraryKit",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LibraryServerTests",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                "LibraryKit",
+                "LibraryServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

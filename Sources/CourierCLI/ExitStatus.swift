@@ -9,6 +9,7 @@ enum ExitStatus: Int32 {
     case clientError = 4
     case serverError = 5
     case invalidResponse = 6
+    case nothingFound = 7
 
     /// The status for a request error.
     init(_ error: RequestError) {
@@ -25,7 +26,8 @@ enum ExitStatus: Int32 {
     static let help = """
         Exit status: 0 ok, 1 unexpected failure, 2 usage (bad arguments or URL), 3 network \
         (DNS, refused, reset, TLS, timeout, refused cleartext HTTP), 4 HTTP 4xx, 5 HTTP 5xx, \
-        6 invalid response (content type, decoding, too large, nothing at --pick).
+        6 invalid response (content type, decoding, too large, nothing at --pick), 7 nothing found \
+        (a search without results).
         """
 }
 

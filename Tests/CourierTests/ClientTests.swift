@@ -64,7 +64,10 @@ struct ClientTests {
         }
         let failure = try #require(error?.decodingFailure)
         #expect(failure.codingPath == "")
-        #expect(failure.reason.hasPrefix("The given data was not valid JSON."))
+        #expect(
+            failure.reason
+                == "the body is not valid JSON: line 1, column 10: unexpected end of the text: the object opened at line 1, column 1 is not closed"
+        )
     }
 
     @Test func lossyArraysSkipAndCountBadElements() async throws {

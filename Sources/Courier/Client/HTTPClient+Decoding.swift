@@ -29,7 +29,8 @@ extension HTTPClient {
                     error,
                     type: String(describing: Value.self),
                     request: prepared.summary,
-                    bodyExcerpt: Excerpt.of(response.body, contentType: response.head.headerFields[.contentType])
+                    body: response.body,
+                    contentType: response.head.headerFields[.contentType]
                 )
             )
         }
@@ -62,8 +63,17 @@ extension HTTPFailure {
 }
 
 extension DecodingFailure {
-    init(_ error: any Error, type: String, request: RequestSummary, bodyExcerpt: String) {
-        let (codingPath, reason) = Self.explain(error)
+    init(_ error: any Error, type: String, request: RequestSummary, body: Data, contentType: String?) {
+        var (codingPath, reason) = Self.explain(error)
+        if case .dataCorrupted(let context) = error as? DecodingError, context.codingPath.isEmpty {
+            // The decoder does not say where the text breaks; the syntax check does.
+            do throws(JSONSyntaxError) {
+                try JSONSyntax.validate(Array(body))
+            } catch {
+                reason = "the body is not valid JSON: \(error)"
+            }
+        }
+        let bodyExcerpt = Excerpt.of(body, contentType: contentType)
         self.init(request: request, type: type, codingPath: codingPath, reason: reason, bodyExcerpt: bodyExcerpt)
     }
 

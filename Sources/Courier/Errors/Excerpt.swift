@@ -4,8 +4,15 @@ import Foundation
 enum Excerpt {
     /// At most `limit` characters of `body`: HTML reduced to its text, whitespace collapsed,
     /// invalid UTF-8 replaced, `…` where it was cut.
+    /// A problem-details body (RFC 9457) is reduced to its `detail`, or its `title`.
     static func of(_ body: Data, contentType: String? = nil, limit: Int = 200) -> String {
         guard !body.isEmpty else { return "" }
+        if let contentType, MediaType.essence(of: contentType) == "application/problem+json",
+            let problem = try? JSONValue(parsing: body),
+            let summary = problem["detail"]?.stringValue ?? problem["title"]?.stringValue
+        {
+            return of(Data(summary.utf8), contentType: "text/plain", limit: limit)
+        }
         // Decoding all of a large body to show 200 characters would be wasted work.
         let window = max(limit * 8, 4096)
         var text = String(decoding: body.prefix(window), as: UTF8.self)

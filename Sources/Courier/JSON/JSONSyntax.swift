@@ -1,0 +1,420 @@
+import Foundation
+
+/// Checks JSON text against RFC 8259 and finds where things are in it, by line and column.
+///
+/// `JSONDecoder` says only that data "was not valid JSON", and names a failing value by its
+/// coding path. People fixing a file need a line and a column:
+///
+/// ```swift
+/// do {
+///     try JSONSyntax.validate(Array(#"[{"title": x}]"#.utf8))
+/// } catch {
+///     print(error)  // "line 1, column 12: expected a value, found 'x'"
+/// }
+/// let position = JSONSyntax.position(of: ["1", "year"], in: Array(#"[{}, {"year": 1}]"#.utf8))
+/// // line 1, column 15
+/// ```
+public enum JSONSyntax {
+    /// How deeply arrays and objects may nest before the text is refused.
+    public static let maximumDepth = 512
+
+    /// Throws the first syntax error in `bytes`, with its position; returns if they are one
+    /// valid JSON value, optionally surrounded by whitespace and preceded by a UTF-8 byte order mark.
+    public static func validate(_ bytes: [UInt8]) throws(JSONSyntaxError) {
+        var scanner = Scanner(bytes)
+        scanner.skipByteOrderMark()
+        scanner.skipWhitespace()
+        try scanner.skipValue(depth: 0)
+        scanner.skipWhitespace()
+        if let byte = scanner.peek() {
+            throw scanner.error("unexpected \(Scanner.describe(byte)) after the end of the JSON value")
+        }
+    }
+
+    /// Where the value at `path` starts, or `nil` if the path leads nowhere or the text is not
+    /// valid JSON up to that value.
+    ///
+    /// - Parameter path: Array indices and object keys, outermost first, as strings (`["3", "year"]`);
+    ///   an index applies to an array, a key to an object.
+    public static func position(of path: [String], in bytes: [UInt8]) -> JSONTextPosition? {
+        var scanner = Scanner(bytes)
+        scanner.skipByteOrderMark()
+        scanner.skipWhitespace()
+        do {
+            for component in path {
+                guard try scanner.enter(component) else { return nil }
+            }
+        } catch {
+            return nil
+        }
+        return scanner.position
+    }
+
+    /// Where the value at `path` starts, for a coding path from a `DecodingError`.
+    public static func position(of path: [any CodingKey], in bytes: [UInt8]) -> JSONTextPosition? {
+        position(of: path.map { $0.intValue.map(String.init) ?? $0.stringValue }, in: bytes)
+    }
+}
+
+/// A place in a text: the byte offset, and the line and column (both from 1, columns counted
+/// in Unicode scalars) a person looks for in an editor.
+public struct JSONTextPosition: Sendable, Hashable, CustomStringConvertible {
+    /// The number of bytes before this position.
+    public var offset: Int
+    /// The line, from 1.
+    public var line: Int
+    /// The column, from 1, counted in Unicode scalars.
+    public var column: Int
+
+    /// The position `offset` bytes into `bytes`.
+    public init(offset: Int, in bytes: [UInt8]) {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<min(offset, bytes.count)] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0b1100_0000 != 0b1000_0000 {
+                column += 1
+            }
+        }
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
+    /// "line 3, column 14".
+    public var description: String { "line \(line), column \(column)" }
+}
+
+/// A JSON text that breaks RFC 8259: what is wrong and where.
+public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where the problem is.
+    public var position: JSONTextPosition
+    /// What is wrong, for people: "expected ',' or ']' after an array element, found '}'".
+    public var reason: String
+
+    /// "line 3, column 14: expected a value, found 'x'".
+    public var description: String { "\(position): \(reason)" }
+}
+
+extension JSONSyntax {
+    /// A cursor over JSON bytes that skips values and reports errors with positions.
+    fileprivate struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        var position: JSONTextPosition { JSONTextPosition(offset: index, in: bytes) }
+
+        func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        func error(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
+            JSONSyntaxError(position: JSONTextPosition(offset: offset ?? index, in: bytes), reason: reason)
+        }
+
+        mutating func skipByteOrderMark() {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        }
+
+        mutating func skipWhitespace() {
+            while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+        }
+
+        /// Skips one value, which must start at `index`.
+        mutating func skipValue(depth: Int) throws(JSONSyntaxError) {
+            guard let byte = peek() else { throw error("unexpected end of the text: expected a value") }
+            switch byte {
+            case UInt8(ascii: "{"): try skipObject(depth: depth + 1)
+            case UInt8(ascii: "["): try skipArray(depth: depth + 1)
+            case UInt8(ascii: "\""): try skipString()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+            case UInt8(ascii: "t"): try skipLiteral("true")
+            case UInt8(ascii: "f"): try skipLiteral("false")
+            case UInt8(ascii: "n"): try skipLiteral("null")
+            default: throw error("expected a value, found \(Self.describe(byte))")
+            }
+        }
+
+        mutating func skipArray(depth: Int) throws(JSONSyntaxError) {
+            let start = index
+            try checkDepth(depth)
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") {
+                index += 1
+                return
+            }
+            while true {
+                if peek() == nil {
+                    throw error("unexpected end of the text: the array opened at \(opened(at: start)) is not closed")
+                }
+                try skipValue(depth: depth)
+                skipWhitespace()
+                switch peek() {
+                case UInt8(ascii: ","):
+                    index += 1
+                    skipWhitespace()
+                case UInt8(ascii: "]"):
+                    index += 1
+                    return
+                case let byte?:
+                    throw error("expected ',' or ']' after an array element, found \(Self.describe(byte))")
+                case nil:
+                    throw error("unexpected end of the text: the array opened at \(opened(at: start)) is not closed")
+                }
+            }
+        }
+
+        mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
+            let start = index
+            try checkDepth(depth)
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") {
+                index += 1
+                return
+            }
+            while true {
+                if peek() == nil {
+                    throw error("unexpected end of the text: the object opened at \(opened(at: start)) is not closed")
+                }
+                try skipMember(depth: depth)
+                skipWhitespace()
+                switch peek() {
+                case UInt8(ascii: ","):
+                    index += 1
+                    skipWhitespace()
+                case UInt8(ascii: "}"):
+                    index += 1
+                    return
+                case let byte?:
+                    throw error("expected ',' or '}' after an object member, found \(Self.describe(byte))")
+                case nil:
+                    throw error("unexpected end of the text: the object opened at \(opened(at: start)) is not closed")
+                }
+            }
+        }
+
+        /// Skips `"key": value`, leaving `index` after the value.
+        mutating func skipMember(depth: Int) throws(JSONSyntaxError) {
+            _ = try readKey()
+            try skipValue(depth: depth)
+        }
+
+        /// Reads `"key":` and the whitespace after it; returns the key's raw bytes.
+        mutating func readKey() throws(JSONSyntaxError) -> ArraySlice<UInt8> {
+            guard let byte = peek() else {
+                throw error("unexpected end of the text: expected a string key")
+            }
+            guard byte == UInt8(ascii: "\"") else {
+                throw error("expected a string key in double quotes, found \(Self.describe(byte))")
+            }
+            let keyStart = index
+            try skipString()
+            let key = bytes[keyStart..<index]
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else {
+                throw error(
+                    "expected ':' after the object key, found \(peek().map(Self.describe) ?? "the end of the text")"
+                )
+            }
+            index += 1
+            skipWhitespace()
+            return key
+        }
+
+        mutating func skipString() throws(JSONSyntaxError) {
+            let start = index
+            index += 1
+            while let byte = peek() {
+                switch byte {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return
+                case UInt8(ascii: "\\"):
+                    try skipEscape()
+                case 0x00..<0x20:
+                    throw error("control character U+00\(Self.hex(byte)) inside a string: escape it")
+                case 0x20..<0x80:
+                    index += 1
+                default:
+                    try skipMultiByteScalar()
+                }
+            }
+            throw error("unexpected end of the text: the string opened at \(opened(at: start)) is not closed")
+        }
+
+        mutating func skipEscape() throws(JSONSyntaxError) {
+            let start = index
+            index += 1
+            guard let byte = peek() else { throw error("unexpected end of the text inside an escape") }
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                index += 1
+            case UInt8(ascii: "u"):
+                index += 1
+                for _ in 0..<4 {
+                    guard let digit = peek(), digit.isHexDigit else {
+                        throw error("invalid escape: \\u needs four hexadecimal digits", at: start)
+                    }
+                    index += 1
+                }
+            default:
+                throw error(
+                    "invalid escape '\\\(Self.printable(byte))': use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX",
+                    at: start
+                )
+            }
+        }
+
+        /// Checks one UTF-8 encoded scalar of two to four bytes (RFC 3629: no overlongs, no
+        /// surrogates, nothing above U+10FFFF).
+        mutating func skipMultiByteScalar() throws(JSONSyntaxError) {
+            let lead = bytes[index]
+            let (count, range): (Int, ClosedRange<UInt8>) =
+                switch lead {
+                case 0xC2...0xDF: (2, 0x80...0xBF)
+                case 0xE0: (3, 0xA0...0xBF)
+                case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80...0xBF)
+                case 0xED: (3, 0x80...0x9F)
+                case 0xF0: (4, 0x90...0xBF)
+                case 0xF1...0xF3: (4, 0x80...0xBF)
+                case 0xF4: (4, 0x80...0x8F)
+                default: (0, 0...0)
+                }
+            guard count > 0, index + count <= bytes.count, range.contains(bytes[index + 1]),
+                bytes[(index + 2)..<(index + count)].allSatisfy({ $0 & 0xC0 == 0x80 })
+            else { throw error("invalid UTF-8 (byte 0x\(Self.hex(lead)))") }
+            index += count
+        }
+
+        mutating func skipNumber() throws(JSONSyntaxError) {
+            let start = index
+            if peek() == UInt8(ascii: "-") { index += 1 }
+            guard let first = peek(), first.isDigit else { throw invalidNumber(from: start) }
+            index += 1
+            if first == UInt8(ascii: "0"), let next = peek(), next.isDigit {
+                throw error("invalid number: no leading zeros allowed", at: start)
+            }
+            skipDigits()
+            if peek() == UInt8(ascii: ".") {
+                index += 1
+                guard peek()?.isDigit == true else { throw invalidNumber(from: start) }
+                skipDigits()
+            }
+            if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+                index += 1
+                if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+                guard peek()?.isDigit == true else { throw invalidNumber(from: start) }
+                skipDigits()
+            }
+        }
+
+        mutating func skipDigits() {
+            while peek()?.isDigit == true { index += 1 }
+        }
+
+        func invalidNumber(from start: Int) -> JSONSyntaxError {
+            var end = index
+            while end < bytes.count, end - start < 24, !Self.endsToken(bytes[end]) { end += 1 }
+            let text = String(decoding: bytes[start..<end], as: UTF8.self)
+            return error("invalid number '\(text)'", at: start)
+        }
+
+        mutating func skipLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+            let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+            guard bytes[index...].starts(with: expected) else {
+                var end = index
+                while end < bytes.count, end - index < 24, !Self.endsToken(bytes[end]) { end += 1 }
+                let found = String(decoding: bytes[index..<end], as: UTF8.self)
+                throw error("expected a value, found '\(found)'")
+            }
+            index += expected.count
+        }
+
+        func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
+            if depth > JSONSyntax.maximumDepth {
+                throw error("arrays and objects nest deeper than \(JSONSyntax.maximumDepth) levels")
+            }
+        }
+
+        func opened(at offset: Int) -> JSONTextPosition { JSONTextPosition(offset: offset, in: bytes) }
+
+        // MARK: - Finding a value by path
+
+        /// Moves into the array element or object member named by `component`; `false` if the
+        /// current value has none.
+        mutating func enter(_ component: String) throws(JSONSyntaxError) -> Bool {
+            switch peek() {
+            case UInt8(ascii: "["):
+                guard let wanted = Int(component), wanted >= 0 else { return false }
+                index += 1
+                skipWhitespace()
+                if peek() == UInt8(ascii: "]") { return false }
+                for _ in 0..<wanted {
+                    try skipValue(depth: 1)
+                    skipWhitespace()
+                    guard peek() == UInt8(ascii: ",") else { return false }
+                    index += 1
+                    skipWhitespace()
+                }
+                return true
+            case UInt8(ascii: "{"):
+                index += 1
+                skipWhitespace()
+                if peek() == UInt8(ascii: "}") { return false }
+                while true {
+                    let key = try readKey()
+                    if Self.decodeKey(key) == component { return true }
+                    try skipValue(depth: 1)
+                    skipWhitespace()
+                    guard peek() == UInt8(ascii: ",") else { return false }
+                    index += 1
+                    skipWhitespace()
+                }
+            default:
+                return false
+            }
+        }
+
+        /// A key's text, escapes resolved; `quoted` includes the quotes.
+        static func decodeKey(_ quoted: ArraySlice<UInt8>) -> String? {
+            let inner = quoted.dropFirst().dropLast()
+            guard inner.contains(UInt8(ascii: "\\")) else { return String(decoding: inner, as: UTF8.self) }
+            return try? JSONDecoder().decode(String.self, from: Data(quoted))
+        }
+
+        // MARK: - Describing bytes
+
+        static func endsToken(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",")
+                || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+        }
+
+        static func describe(_ byte: UInt8) -> String {
+            byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(hex(byte))"
+        }
+
+        static func printable(_ byte: UInt8) -> String {
+            byte >= 0x20 && byte < 0x7F ? String(Character(Unicode.Scalar(byte))) : "x\(hex(byte))"
+        }
+
+        static func hex(_ byte: UInt8) -> String {
+            let digits = String(byte, radix: 16, uppercase: true)
+            return byte < 0x10 ? "0" + digits : digits
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
+    fileprivate var isHexDigit: Bool {
+        isDigit || (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "f"))
+            || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "F"))
+    }
+}

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Courier
+import CourierAsyncHTTPClient
+import Foundation
+import LibraryKit
+
+/// The options `courier locations` and `courier catalog` share: where the service is, which
+/// page, and the output format.
+struct LibrarySearchOptions: ParsableArguments {
+    @Option(help: "The library service's address.")
+    var service = "http://127.0.0.1:8080"
+
+    @Option(help: "Show at most this many results (0 to \(LibraryAPI.maximumLimit)).")
+    var limit = 50
+
+    @Option(help: "Skip this many results first.")
+    var offset = 0
+
+    @Flag(help: "Print the results as JSON instead of a table.")
+    var json = false
+
+    func validate() throws {
+        guard (0...LibraryAPI.maximumLimit).contains(limit) else {
+            throw ValidationError("--limit must be from 0 to \(LibraryAPI.maximumLimit).")
+        }
+        guard offset >= 0 else { throw ValidationError("--offset cannot be negative.") }
+        _ = try serviceURL()
+    }
+
+    func serviceURL() throws -> URL {
+        guard let url = URL(string: service), let scheme = url.scheme?.lowercased(),
+            ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
+            throw ValidationError("--service '\(service)' is not an http or https URL, such as http://127.0.0.1:8080.")
+        }
+        return url
+    }
+
+    /// Runs `search` against the service, then prints the page as a table or JSON; says so when
+    /// nothing matched (exit status 7) and how to reach the next page when there is one.
+    func run<Item: Encodable & Sendable>(
+        nothingFound: String,
+        columns: [Table.Column],
+        row: (Item) -> [String],
+        search: @Sendable (LibraryClient) async throws(RequestError) -> Page<Item>
+    ) async throws {
+        let url = try serviceURL()
+        let page: Page<Item>
+        do {
+            page = try await AsyncHTTPClientTransport.withTransport { transport in
+                try await search(LibraryClient(service: url, transport: transport))
+            }
+        } catch let error as RequestError {
+            throw Self.failure(error, service: url)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Terminal.output(String(decoding: try encoder.encode(page.items), as: UTF8.self))
+        } else if !page.items.isEmpty {
+            Terminal.output(Table(columns: columns, rows: page.items.map(row)).rendered())
+        }
+        guard page.total > 0 else { throw CommandFailure(nothingFound, status: .nothingFound) }
+        if page.items.isEmpty {
+            Terminal.error("No results from \(offset + 1) on: there are \(page.total). Lower --offset.")
+        } else if page.hasMore || page.offset > 0 {
+            let last = page.offset + page.items.count
+            let next = page.hasMore ? " Next page: --offset \(last)." : ""
+            Terminal.error("Results \(page.offset + 1)–\(last) of \(page.total).\(next)")
+        }
+    }
+
+    /// The engine's failure, with a hint when nothing answers at the service's address.
+    static func failure(_ error: RequestError, service: URL) -> CommandFailure {
+        var failure = CommandFailure(error)
+        switch error.transportFailure?.kind {
+        case .connectionRefused, .hostNotFound, .timedOut:
+            failure.message += " Is the library service running? Start it with 'courier serve', or pass --service URL."
+        default:
+            break
+        }
+        return failure
+    }
+}
+
+/// `courier locations <country>`: libraries by country.
+struct Locations: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find libraries in countries whose names start with the text given.",
+        discussion: """
+            Case and accents are ignored: 'cote' finds Côte d'Ivoire. With no country, lists all.
+
+            Examples:
+              courier locations France
+              courier locations un --json
+              courier locations --service http://library.example:8080 de
+            """
+    )
+
+    @Argument(help: "The start of a country's name, in English.")
+    var country = ""
+
+    @OptionGroup var options: LibrarySearchOptions
+
+    func run() async throws {
+        let (country, limit, offset) = (country, options.limit, options.offset)
+        try await options.run(
+            nothingFound: country.isEmpty
+                ? "The service has no libraries."
+                : "No libraries in a country starting with '\(country)'. Try fewer letters, or no country to list all.",
+            columns: [.init(""), .init("ADDRESS"), .init("CITY"), .init("COUNTRY"), .init("HOURS")],
+            row: { [$0.emoji, $0.streetAddress, $0.city, $0.country, $0.hours] },
+            search: { library throws(RequestError) in
+                try await library.locations(country: country, limit: limit, offset: offset)
+            }
+        )
+    }
+}
+
+/// `courier catalog <prefix>`: books by title.
+struct Catalog: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find books whose titles start with the text given.",
+        discussion: """
+            Case and accents are ignored: 'etr' finds L'Étranger only as 'l'etr', titles match from \
+            their first letter. With no text, lists the catalog.
+
+            Examples:
+              courier catalog "the great"
+              courier catalog war --json
+            """
+    )
+
+    @Argument(help: "The start of a title.")
+    var prefix = ""
+
+    @OptionGroup var options: LibrarySearchOptions
+
+    func run() async throws {
+        let (prefix, limit, offset) = (prefix, options.limit, options.offset)
+        try await options.run(
+            nothingFound: prefix.isEmpty
+                ? "The catalog is empty."
+                : "No books with a title starting with '\(prefix)'. Try fewer letters.",
+            columns: [.init("TITLE"), .init("AUTHOR"), .init("YEAR", alignment: .right)],
+            row: { [$0.title, $0.author, Self.year($0.year)] },
+            search: { library throws(RequestError) in
+                try await library.books(titlePrefix: prefix, limit: limit, offset: offset)
+            }
+        )
+    }
+
+    /// "1851", or "c. 800 BC" style for years before the common era: "800 BC".
+    static func year(_ year: Int) -> String {
+        year < 0 ? "\(-year) BC" : String(year)
+    }
+}

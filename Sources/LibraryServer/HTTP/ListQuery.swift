@@ -1,0 +1,68 @@
+import Foundation
+import LibraryKit
+
+/// The parameters of a search: the prefix, and which page of results.
+struct ListQuery: Sendable, Equatable {
+    var prefix: String = ""
+    var limit: Int = LibraryAPI.defaultLimit
+    var offset: Int = 0
+
+    /// Reads `prefixName` (`q`, `country`), `limit` and `offset` from a URL's query string,
+    /// decoded as HTML forms send it (`+` is a space); other parameters are ignored.
+    ///
+    /// - Throws: ``Problem`` (400) listing every parameter that is wrong.
+    static func parse(_ query: String?, prefixName: String) throws(Problem) -> ListQuery {
+        var result = ListQuery()
+        var errors: [ProblemDetails.InvalidParameter] = []
+        var seen: Set<String> = []
+        for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(parts[0]) else {
+                errors.append(.init(parameter: String(parts[0]), detail: "is not valid percent-encoded UTF-8"))
+                continue
+            }
+            guard name == prefixName || name == "limit" || name == "offset" else { continue }
+            let rawValue = parts.count > 1 ? parts[1] : ""
+            guard seen.insert(name).inserted else {
+                errors.append(.init(parameter: name, detail: "is given more than once: give it once"))
+                continue
+            }
+            guard let value = decode(rawValue) else {
+                errors.append(.init(parameter: name, detail: "is not valid percent-encoded UTF-8"))
+                continue
+            }
+            switch name {
+            case "limit":
+                if let limit = Int(value), (0...LibraryAPI.maximumLimit).contains(limit) {
+                    result.limit = limit
+                } else {
+                    errors.append(
+                        .init(
+                            parameter: name,
+                            detail: "must be a whole number from 0 to \(LibraryAPI.maximumLimit), not '\(value)'"
+                        )
+                    )
+                }
+            case "offset":
+                if let offset = Int(value), offset >= 0 {
+                    result.offset = offset
+                } else {
+                    errors.append(.init(parameter: name, detail: "must be a whole number, 0 or more, not '\(value)'"))
+                }
+            default:
+                result.prefix = value
+            }
+        }
+        guard errors.isEmpty else { throw Problem.badParameters(errors) }
+        return result
+    }
+
+    /// Form decoding: `+` is a space, then percent-decoding; `nil` for a bad escape or bytes
+    /// that are not UTF-8.
+    private static func decode(_ component: Substring) -> String? {
+        guard component.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(component)
+        }
+        return component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

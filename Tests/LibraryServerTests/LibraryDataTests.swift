@@ -1,0 +1,110 @@
+import Foundation
+import LibraryKit
+import LibraryServer
+import Testing
+
+struct LibraryDataTests {
+    /// A data directory in a fresh temporary folder, removed when the test ends.
+    static func withDataDirectory<Result>(
+        catalog: String,
+        locations: String =
+            #"[{"street_address": "1 Rue", "city": "Paris", "country": "France", "emoji": "🇫🇷", "hours": "9am–5pm"}]"#,
+        _ body: (URL) throws -> Result
+    ) throws -> Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("library-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(catalog.utf8).write(to: directory.appendingPathComponent("catalog.json"))
+        try Data(locations.utf8).write(to: directory.appendingPathComponent("locations.json"))
+        return try body(directory)
+    }
+
+    private func loadError(catalog: String) throws -> String {
+        try Self.withDataDirectory(catalog: catalog) { directory in
+            do throws(DataFileError) {
+                _ = try LibraryData.load(from: directory)
+                return "loaded"
+            } catch {
+                let description = error.description
+                return String(description[description.range(of: "catalog.json")!.lowerBound...])
+            }
+        }
+    }
+
+    @Test func loadsBothFiles() throws {
+        let data = try Self.withDataDirectory(catalog: #"[{"title": "Dune", "author": "Frank Herbert", "year": 1965}]"#)
+        {
+            try LibraryData.load(from: $0)
+        }
+        #expect(data.books == [Book(title: "Dune", author: "Frank Herbert", year: 1965)])
+        #expect(data.locations.map(\.city) == ["Paris"])
+    }
+
+    @Test(
+        arguments: [
+            (
+                "[\n  {\"title\": \"Dune\", \"author\": \"F\", \"year\": 1965},\n  {\"title\": x}\n]",
+                "catalog.json:3:13: not valid JSON: expected a value, found 'x'"
+            ),
+            (
+                "[{\"title\": \"Dune\", \"author\": \"F\", \"year\": 1965}",
+                "catalog.json:1:48: not valid JSON: unexpected end of the text: the array opened at line 1, column 1 is not closed"
+            ),
+            (
+                "[{\"title\": \"Dune\", \"author\": \"F\",\n \"year\": \"1965\"}]",
+                "catalog.json:2:10: [0].year: expected a whole number, found a string"
+            ),
+            (
+                "[{\"title\": \"Dune\", \"author\": \"F\", \"year\": 1965},\n {\"title\": \"Emma\", \"author\": \"J\"}]",
+                "catalog.json:2:2: [1]: the book has no \"year\""
+            ),
+            ("{\"books\": []}", "catalog.json:1:1: expected an array of books, found an object"),
+            (
+                "[{\"title\": \"  \", \"author\": \"F\", \"year\": 1965}]",
+                "catalog.json:1:12: [0].title: the title is empty"
+            ),
+            (
+                "[{\"title\": \"Dune\", \"author\": \"F\", \"year\": 1965, \"isbn\": \"978-0-441-17271-8\"}]",
+                "catalog.json:1:57: [0].isbn: \"978-0-441-17271-8\" is not a valid ISBN-10 or ISBN-13 (check the digits, or leave it out)"
+            ),
+            (
+                "[{\"title\": \"Dune\", \"author\": \"F\", \"year\": 1965, \"cover_url\": \"ftp://x/y.jpg\"}]",
+                "catalog.json:1:62: [0].cover_url: \"ftp://x/y.jpg\" is not an http or https URL"
+            ),
+            (
+                "[{\"title\": \"Dune\", \"author\": \"F\", \"year\": null}]",
+                "catalog.json:1:43: [0].year: expected a whole number, found null"
+            ),
+            (
+                "[{\"title\": \"Dune\\q\", \"author\": \"F\", \"year\": 1}]",
+                "catalog.json:1:17: not valid JSON: invalid escape '\\q': use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX"
+            ),
+        ]
+    )
+    func malformedFilesAreExplainedWithTheirPosition(_ catalog: String, _ expected: String) throws {
+        let explanation = try loadError(catalog: catalog)
+        #expect(explanation == expected)
+    }
+
+    @Test func aMissingFileIsNamed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("library-\(UUID().uuidString)")
+        #expect(throws: DataFileError.self) { try LibraryData.load(from: directory) }
+        do throws(DataFileError) {
+            _ = try LibraryData.load(from: directory)
+        } catch {
+            #expect(
+                error.description
+                    == "\(directory.path)/locations.json: no such file: a data directory holds locations.json and catalog.json"
+            )
+        }
+    }
+
+    @Test func validISBNsPass() throws {
+        let catalog = #"""
+            [{"title": "A", "author": "B", "year": 1, "isbn": "0-306-40615-2"},
+             {"title": "C", "author": "D", "year": 2, "isbn": "080442957X"},
+             {"title": "E", "author": "F", "year": 3, "isbn": "978-3-16-148410-0"}]
+            """#
+        #expect(try loadError(catalog: catalog) == "loaded")
+    }
+}

@@ -1,0 +1,91 @@
+import Courier
+import Foundation
+import HTTPTypes
+import LibraryKit
+import LibraryServer
+import Testing
+
+/// The real service on loopback, driven through `LibraryClient`.
+struct LibraryServiceTests {
+    @Test func locationsMatchCountryPrefixesIgnoringCaseAndAccents() async throws {
+        try await LibraryServiceFixture.withService { library, _ async throws in
+            #expect(try await library.locations(country: "cote").items.map(\.city) == ["Abidjan"])
+            #expect(try await library.locations(country: "CÔTE D’").items.map(\.city) == ["Abidjan"])
+            #expect(try await library.locations(country: "co").items.map(\.city) == ["San José", "Abidjan"])
+            #expect(try await library.locations(country: "cura").items.map(\.country) == ["Curaçao"])
+            #expect(try await library.locations(country: "France").items.map(\.city) == ["Paris", "Lyon"])
+            #expect(try await library.locations(country: "united k").items.first?.streetAddress == "96 Euston Road")
+            #expect(try await library.locations(country: "rance").items.isEmpty)
+            let all = try await library.locations(country: "")
+            #expect(all.total == 6)
+            #expect(all.items.map(\.country).first == "Costa Rica")
+        }
+    }
+
+    @Test func catalogMatchesTitlePrefixes() async throws {
+        try await LibraryServiceFixture.withService { library, _ async throws in
+            #expect(
+                try await library.books(titlePrefix: "ÉTR").items.map(\.title) == [
+                    "Étranger au paradis", "Etruscan Places",
+                ]
+            )
+            #expect(try await library.books(titlePrefix: "etra").items.map(\.title) == ["Étranger au paradis"])
+            #expect(try await library.books(titlePrefix: "l'e").items.map(\.author) == ["Albert Camus"])
+            #expect(try await library.books(titlePrefix: "strasse der ol").items.map(\.year) == [1945])
+            #expect(
+                try await library.books(titlePrefix: "volume 25").items.map(\.title) == ["Volume 25", "Volume 250"]
+            )
+        }
+    }
+
+    @Test func pagesCarryTheTotal() async throws {
+        try await LibraryServiceFixture.withService { library, _ async throws in
+            let first = try await library.books(titlePrefix: "vol")
+            #expect(first.items.count == LibraryAPI.defaultLimit)
+            #expect(first.total == 250)
+            #expect(first.hasMore)
+            let last = try await library.books(titlePrefix: "vol", limit: 30, offset: 240)
+            #expect(last.items.map(\.title) == (240..<250).map { first.items.isEmpty ? "" : sortedVolumeTitles[$0] })
+            #expect(last.total == 250)
+            #expect(!last.hasMore)
+            let beyond = try await library.books(titlePrefix: "vol", limit: 10, offset: 1000)
+            #expect(beyond.items.isEmpty && beyond.total == 250)
+            let counted = try await library.books(titlePrefix: "", limit: 0)
+            #expect(counted.items.isEmpty && counted.total == 254)
+            let all = try await library.books(titlePrefix: "", limit: 1000)
+            #expect(all.items.count == 254)
+        }
+    }
+
+    /// "Volume 1", "Volume 10", "Volume 100", … in byte order.
+    private var sortedVolumeTitles: [String] { (1...250).map { "Volume \($0)" }.sorted() }
+
+    @Test func badParametersGetProblemDetails() async throws {
+        try await LibraryServiceFixture.withService { library, url async throws in
+            let error = await #expect(throws: RequestError.self) {
+                try await library.books(titlePrefix: "a", limit: 5000)
+            }
+            #expect(error?.httpFailure?.status == 400)
+            #expect(error?.httpFailure?.contentType == "application/problem+json")
+            #expect(
+                error?.message
+                    == "GET \(url)/catalog?q=a&limit=5000 returned 400 Bad Request: the request was rejected; check the URL, parameters and body. The server said: limit must be a whole number from 0 to 1000, not '5000'."
+            )
+            let response = try await library.client.send(
+                library.client.prepare(
+                    LibraryAPI.locations(country: "", limit: nil, offset: nil).appending(query: "offset", "x")
+                )
+            )
+            #expect(response.status == 400)
+            #expect(
+                try JSONDecoder().decode(ProblemDetails.self, from: response.body)
+                    == ProblemDetails(
+                        title: "Bad Request",
+                        status: 400,
+                        detail: "offset must be a whole number, 0 or more, not 'x'.",
+                        errors: [.init(parameter: "offset", detail: "must be a whole number, 0 or more, not 'x'")]
+                    )
+            )
+        }
+    }
+}
