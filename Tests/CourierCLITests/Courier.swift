@@ -68,7 +68,7 @@ enum Courier {
     }
 
     /// The `courier` binary next to the test bundle, in the same build directory.
-    private static func executable() throws -> URL {
+    static func executable() throws -> URL {
         var directory = Bundle.main.bundleURL
         for _ in 0..<4 {
             let candidate = directory.appendingPathComponent("courier")

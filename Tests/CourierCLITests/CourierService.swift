@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+
+/// `courier serve` running in the background, on a free port of 127.0.0.1.
+// @unchecked: `Process` and `Pipe` are not marked Sendable. All three are assigned once in
+// `init` and never replaced; afterwards only `stop` reads the pipes (once, on one thread) and
+// `deinit` terminates, so no two threads use one of them at the same time.
+final class CourierService: @unchecked Sendable {
+    /// The address the service printed on its first line.
+    let url: URL
+    private let process: Process
+    private let output: Pipe
+    private let errors: Pipe
+
+    /// Starts `courier serve --port 0` with `arguments` and waits for its first line.
+    static func start(_ arguments: [String] = []) async throws -> CourierService {
+        let executable = try Courier.executable()
+        return try await withCheckedThrowingContinuation { continuation in
+            // Reading blocks: do it on a thread of its own, away from the concurrency pool.
+            Thread {
+                continuation.resume(with: Result { try CourierService(executable, arguments) })
+            }.start()
+        }
+    }
+
+    private init(_ executable: URL, _ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "0"] + arguments
+        output = Pipe()
+        errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
+            line.append(first)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression),
+            let url = URL(string: String(text[range]))
+        else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "serve printed: \(text)"])
+        }
+        self.url = url
+    }
+
+    /// Sends `signal`, then returns the exit status and the rest of the output.
+    func stop(with signal: Int32 = SIGTERM) async -> Courier.Result {
+        kill(process.processIdentifier, signal)
+        return await withCheckedContinuation { continuation in
+            Thread { [self] in
+                let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                continuation.resume(
+                    returning: Courier.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+                )
+            }.start()
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
