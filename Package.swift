@@ -187,6 +187,25 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Micro-benchmarks of the library service's search: `swift package benchmark --target LibraryBenchmarks`.
+        .executableTarget(
+            name: "LibraryBenchmarks",
+            dependencies: [
+                "LibraryKit",
+                "LibraryServer",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/LibraryBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Writes data sets for Benchmarks/compare/library: the built-in one, or 1M synthetic books.
+        .executableTarget(
+            name: "library-data",
+            dependencies: ["LibraryKit", "LibraryServer"],
+            path: "Benchmarks/compare/library/Sources",
+            swiftSettings: swiftSettings
+        ),
         // Loopback load generator for Benchmarks/compare/client: Courier+AHC vs raw AHC vs URLSession.
         .executableTarget(
             name: "client-load",
