@@ -140,69 +140,50 @@ extension JSONSyntax {
         }
 
         mutating func skipArray(depth: Int) throws(JSONSyntaxError) {
+            try skipContainer(depth: depth, isObject: false)
+        }
+
+        mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
+            try skipContainer(depth: depth, isObject: true)
+        }
+
+        /// Skips `[value, …]` or `{"key": value, …}`, which must start at `index`.
+        mutating func skipContainer(depth: Int, isObject: Bool) throws(JSONSyntaxError) {
             let start = index
+            let (name, close, part) =
+                isObject
+                ? ("object", UInt8(ascii: "}"), "object member") : ("array", UInt8(ascii: "]"), "array element")
             try checkDepth(depth)
             index += 1
             skipWhitespace()
-            if peek() == UInt8(ascii: "]") {
+            if peek() == close {
                 index += 1
                 return
             }
             while true {
-                if peek() == nil {
-                    throw error("unexpected end of the text: the array opened at \(opened(at: start)) is not closed")
-                }
+                guard peek() != nil else { throw notClosed(name, openedAt: start) }
+                if isObject { _ = try readKey() }
                 try skipValue(depth: depth)
                 skipWhitespace()
                 switch peek() {
                 case UInt8(ascii: ","):
                     index += 1
                     skipWhitespace()
-                case UInt8(ascii: "]"):
+                case close:
                     index += 1
                     return
                 case let byte?:
-                    throw error("expected ',' or ']' after an array element, found \(Self.describe(byte))")
+                    throw error(
+                        "expected ',' or '\(Self.printable(close))' after an \(part), found \(Self.describe(byte))"
+                    )
                 case nil:
-                    throw error("unexpected end of the text: the array opened at \(opened(at: start)) is not closed")
+                    throw notClosed(name, openedAt: start)
                 }
             }
         }
 
-        mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
-            let start = index
-            try checkDepth(depth)
-            index += 1
-            skipWhitespace()
-            if peek() == UInt8(ascii: "}") {
-                index += 1
-                return
-            }
-            while true {
-                if peek() == nil {
-                    throw error("unexpected end of the text: the object opened at \(opened(at: start)) is not closed")
-                }
-                try skipMember(depth: depth)
-                skipWhitespace()
-                switch peek() {
-                case UInt8(ascii: ","):
-                    index += 1
-                    skipWhitespace()
-                case UInt8(ascii: "}"):
-                    index += 1
-                    return
-                case let byte?:
-                    throw error("expected ',' or '}' after an object member, found \(Self.describe(byte))")
-                case nil:
-                    throw error("unexpected end of the text: the object opened at \(opened(at: start)) is not closed")
-                }
-            }
-        }
-
-        /// Skips `"key": value`, leaving `index` after the value.
-        mutating func skipMember(depth: Int) throws(JSONSyntaxError) {
-            _ = try readKey()
-            try skipValue(depth: depth)
+        func notClosed(_ name: String, openedAt start: Int) -> JSONSyntaxError {
+            error("unexpected end of the text: the \(name) opened at \(opened(at: start)) is not closed")
         }
 
         /// Reads `"key":` and the whitespace after it; returns the key's raw bytes.
@@ -245,7 +226,7 @@ extension JSONSyntax {
                     try skipMultiByteScalar()
                 }
             }
-            throw error("unexpected end of the text: the string opened at \(opened(at: start)) is not closed")
+            throw notClosed("string", openedAt: start)
         }
 
         mutating func skipEscape() throws(JSONSyntaxError) {

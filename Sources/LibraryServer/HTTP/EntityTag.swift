@@ -1,3 +1,4 @@
+import Hummingbird
 import LibraryKit
 
 /// Entity tags for search results, and `If-None-Match` (RFC 9110 §8.8.3, §13.1.2).
@@ -5,7 +6,13 @@ enum EntityTag {
     /// A strong tag for a page of `list`: the list's fingerprint and the page's place in it fix
     /// the body byte for byte, so no hashing of the body is needed.
     static func forPage<Item>(_ result: SearchResult, of list: SearchableList<Item>) -> String {
-        "\"\(String(list.fingerprint, radix: 16))-\(result.page.lowerBound)-\(result.page.count)-\(result.total)\""
+        "\(list.entityTagPrefix)-\(result.page.lowerBound)-\(result.page.count)-\(result.total)\""
+    }
+
+    /// Whether the request's `If-None-Match` (all its fields) names `tag`: the client's copy is current.
+    static func request(_ request: Request, alreadyHas tag: String) -> Bool {
+        guard let fieldValue = request.headers[.ifNoneMatch] else { return false }
+        return ifNoneMatch(fieldValue, matches: tag)
     }
 
     /// Whether an `If-None-Match` field value names `tag` or is `*`; comparison is weak, as the

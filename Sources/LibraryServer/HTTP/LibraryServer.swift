@@ -91,7 +91,7 @@ public struct LibraryServer: Sendable {
         var headers: HTTPFields = [
             .eTag: entityTag, .cacheControl: searchCacheControl, .totalCount: String(result.total),
         ]
-        if request.headers[values: .ifNoneMatch].contains(where: { EntityTag.ifNoneMatch($0, matches: entityTag) }) {
+        if EntityTag.request(request, alreadyHas: entityTag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"

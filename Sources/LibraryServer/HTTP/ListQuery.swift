@@ -14,7 +14,7 @@ struct ListQuery: Sendable, Equatable {
     static func parse(_ query: String?, prefixName: String) throws(Problem) -> ListQuery {
         var result = ListQuery()
         var errors: [ProblemDetails.InvalidParameter] = []
-        var seen: Set<String> = []
+        var seen: (prefix: Bool, limit: Bool, offset: Bool) = (false, false, false)
         for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(parts[0]) else {
@@ -23,7 +23,13 @@ struct ListQuery: Sendable, Equatable {
             }
             guard name == prefixName || name == "limit" || name == "offset" else { continue }
             let rawValue = parts.count > 1 ? parts[1] : ""
-            guard seen.insert(name).inserted else {
+            let isRepeated: Bool
+            switch name {
+            case "limit": (isRepeated, seen.limit) = (seen.limit, true)
+            case "offset": (isRepeated, seen.offset) = (seen.offset, true)
+            default: (isRepeated, seen.prefix) = (seen.prefix, true)
+            }
+            guard !isRepeated else {
                 errors.append(.init(parameter: name, detail: "is given more than once: give it once"))
                 continue
             }

@@ -24,7 +24,7 @@ struct StaticFile: Sendable {
 
     /// The file, or `304 Not Modified` when the request's `If-None-Match` names it.
     func response(to request: Request) -> Response {
-        if request.headers[values: .ifNoneMatch].contains(where: { EntityTag.ifNoneMatch($0, matches: entityTag) }) {
+        if EntityTag.request(request, alreadyHas: entityTag) {
             return Response(status: .notModified, headers: [.eTag: entityTag, .cacheControl: "no-cache"])
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))

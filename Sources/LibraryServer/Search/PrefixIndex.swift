@@ -64,11 +64,6 @@ public struct PrefixIndex: Sendable {
         }
     }
 
-    /// The folded key at sorted position `position`.
-    func key(at position: Int) -> ArraySlice<UInt8> {
-        keyBytes[(position == 0 ? 0 : keyEnds[position - 1])..<keyEnds[position]]
-    }
-
     /// The first sorted position at or after `start` where `isBefore(comparison)` turns false,
     /// comparing the key's first prefix.count bytes with the prefix.
     private func partition(

@@ -1,4 +1,4 @@
-public import LibraryKit
+import LibraryKit
 
 /// Items kept in the order of one text field, folded, with each item's JSON encoded once:
 /// a search is two binary searches, and its answer is one slice of bytes.
@@ -15,6 +15,8 @@ public struct SearchableList<Item: JSONRecord & Sendable>: Sendable {
     public let items: [Item]
     /// A hash of the encoded items, for entity tags: equal lists have equal fingerprints.
     public let fingerprint: UInt64
+    /// `"` and the fingerprint in hexadecimal: the start of every entity tag for this list.
+    let entityTagPrefix: String
     private let index: PrefixIndex
     /// Each item's JSON followed by a comma, in key order.
     private let json: [UInt8]
@@ -41,6 +43,7 @@ public struct SearchableList<Item: JSONRecord & Sendable>: Sendable {
         self.json = json
         self.jsonStarts = starts
         self.fingerprint = FNV1a.hash(json)
+        self.entityTagPrefix = "\"" + String(fingerprint, radix: 16)
     }
 
     /// The number of items.
