@@ -123,8 +123,8 @@ struct Catalog: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find books whose titles start with the text given.",
         discussion: """
-            Case and accents are ignored: 'etr' finds L'Étranger only as 'l'etr', titles match from \
-            their first letter. With no text, lists the catalog.
+            Case and accents are ignored and titles match from their first letter: 'l'etr' \
+            finds L'Étranger, 'emile' finds Émile, ou De l'éducation. With no text, lists the catalog.
 
             Examples:
               courier catalog "the great"

@@ -13,6 +13,7 @@ struct RequestParsingTests {
         #expect(try ListQuery.parse("country=C%C3%B4te&q=ignored", prefixName: "country").prefix == "Côte")
         #expect(try ListQuery.parse("q&limit=0", prefixName: "q") == ListQuery(prefix: "", limit: 0, offset: 0))
         #expect(try ListQuery.parse("q=a%2Bb", prefixName: "q").prefix == "a+b")
+        #expect(try ListQuery.parse("offset=40239529353154821165401767936", prefixName: "q").offset == .max)
     }
 
     @Test func listsEveryBadParameter() {

@@ -52,6 +52,9 @@ struct ListQuery: Sendable, Equatable {
             case "offset":
                 if let offset = Int(value), offset >= 0 {
                     result.offset = offset
+                } else if !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+                {
+                    result.offset = .max  // Past any data set's end, however many digits: an empty page.
                 } else {
                     errors.append(.init(parameter: name, detail: "must be a whole number, 0 or more, not '\(value)'"))
                 }
