@@ -1,0 +1,141 @@
+/// The directives of a message's `Cache-Control` fields (RFC 9111 §5.2), as a private cache
+/// reads them.
+///
+/// Parsing follows the field's grammar: directive names are case-insensitive, arguments are
+/// tokens or quoted strings (`no-cache="Set-Cookie, X-Id"` is one directive), several fields
+/// count as one list. For a directive given twice, the first wins; a freshness directive with
+/// an argument that is not delta-seconds makes ``hasInvalidFreshness`` true, and the response
+/// is then to be treated as stale (RFC 9111 §4.2.1).
+struct CacheControl: Sendable, Equatable {
+    /// `max-age`: fresh for this many seconds (response), or the oldest answer accepted (request).
+    var maxAge: Int?
+    /// `s-maxage`: for shared caches only; a private cache ignores it.
+    var sharedMaxAge: Int?
+    /// `max-stale`: the request accepts stale answers, by at most this many seconds
+    /// (`Int.max` when no limit is given).
+    var maxStale: Int?
+    /// `min-fresh`: the request wants answers fresh for at least this many more seconds.
+    var minFresh: Int?
+    /// `stale-while-revalidate` (RFC 5861).
+    var staleWhileRevalidate: Int?
+    /// `stale-if-error` (RFC 5861).
+    var staleIfError: Int?
+    /// `no-cache`: a stored response must be validated before each use.
+    var noCache = false
+    /// `no-store`: nothing of this exchange may be stored.
+    var noStore = false
+    /// `private`: for a private cache, the same as no directive.
+    var isPrivate = false
+    /// `public`: storable even where it would not be by default (for example with `Authorization`).
+    var isPublic = false
+    /// `must-revalidate`: once stale, never used without successful validation.
+    var mustRevalidate = false
+    /// `immutable` (RFC 8246): a fresh response will not change; no need to revalidate on reload.
+    var immutable = false
+    /// `only-if-cached`: the request wants a stored response or a 504, never the network.
+    var onlyIfCached = false
+    /// A freshness directive (`max-age`, `s-maxage`) carried an argument that is not delta-seconds.
+    var hasInvalidFreshness = false
+
+    /// The largest delta-seconds a cache keeps (RFC 9111 §1.2.2): larger values mean "as long as possible".
+    static let maximumDeltaSeconds = 2_147_483_648
+
+    /// The directives of all `values` (each one `Cache-Control` field line).
+    init(_ values: some Sequence<some StringProtocol>) {
+        var seen: Set<String> = []
+        for value in values {
+            for (name, argument) in Self.directives(in: value) {
+                guard seen.insert(name).inserted else { continue }
+                apply(name, argument)
+            }
+        }
+    }
+
+    /// No directives.
+    init() {}
+
+    private mutating func apply(_ name: String, _ argument: String?) {
+        switch name {
+        case "max-age": maxAge = deltaSeconds(argument, isFreshness: true)
+        case "s-maxage": sharedMaxAge = deltaSeconds(argument, isFreshness: true)
+        case "max-stale": maxStale = argument == nil ? Int.max : deltaSeconds(argument, isFreshness: false)
+        case "min-fresh": minFresh = deltaSeconds(argument, isFreshness: false)
+        case "stale-while-revalidate": staleWhileRevalidate = deltaSeconds(argument, isFreshness: false)
+        case "stale-if-error": staleIfError = deltaSeconds(argument, isFreshness: false)
+        case "no-cache": noCache = true
+        case "no-store": noStore = true
+        case "private": isPrivate = true
+        case "public": isPublic = true
+        case "must-revalidate", "proxy-revalidate": mustRevalidate = mustRevalidate || name == "must-revalidate"
+        case "immutable": immutable = true
+        case "only-if-cached": onlyIfCached = true
+        default: break
+        }
+    }
+
+    /// `1*DIGIT`, capped at ``maximumDeltaSeconds``; `nil` (and, for freshness, a note that the
+    /// message is to be treated as stale) for anything else.
+    private mutating func deltaSeconds(_ argument: String?, isFreshness: Bool) -> Int? {
+        guard let argument, !argument.isEmpty,
+            argument.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else {
+            if isFreshness { hasInvalidFreshness = true }
+            return nil
+        }
+        return Int(argument).map { min($0, Self.maximumDeltaSeconds) } ?? Self.maximumDeltaSeconds
+    }
+
+    /// `(name, argument)` pairs of one field value: names lowercased, quoted arguments unquoted.
+    static func directives(in value: some StringProtocol) -> [(String, String?)] {
+        var result: [(String, String?)] = []
+        var bytes = Substring(value).utf8[...]
+        func skipSpaces() {
+            while let byte = bytes.first, byte == 0x20 || byte == 0x09 { bytes.removeFirst() }
+        }
+        while !bytes.isEmpty {
+            skipSpaces()
+            let name = bytes.prefix { $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: ",") }
+            bytes.removeFirst(name.count)
+            var argument: String?
+            if bytes.first == UInt8(ascii: "=") {
+                bytes.removeFirst()
+                skipSpaces()
+                if bytes.first == UInt8(ascii: "\"") {
+                    bytes.removeFirst()
+                    var text: [UInt8] = []
+                    while let byte = bytes.first, byte != UInt8(ascii: "\"") {
+                        bytes.removeFirst()
+                        if byte == UInt8(ascii: "\\"), let escaped = bytes.first {
+                            text.append(escaped)
+                            bytes.removeFirst()
+                        } else {
+                            text.append(byte)
+                        }
+                    }
+                    if !bytes.isEmpty { bytes.removeFirst() }
+                    argument = String(decoding: text, as: UTF8.self)
+                    bytes = bytes.drop { $0 != UInt8(ascii: ",") }
+                } else {
+                    let token = bytes.prefix { $0 != UInt8(ascii: ",") }
+                    bytes.removeFirst(token.count)
+                    argument = String(decoding: token, as: UTF8.self).trimmingSpaces()
+                }
+            }
+            if !bytes.isEmpty { bytes.removeFirst() }  // the comma
+            let trimmedName = String(decoding: name, as: UTF8.self).trimmingSpaces().lowercased()
+            if !trimmedName.isEmpty { result.append((trimmedName, argument)) }
+        }
+        return result
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs (optional whitespace in HTTP fields).
+    fileprivate func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}
