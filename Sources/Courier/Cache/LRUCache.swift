@@ -1,0 +1,92 @@
+/// Values by key, up to a total cost; adding past the limit evicts the least recently used.
+///
+/// A dictionary of slots threaded on an index-linked list, so reads, writes and evictions are
+/// O(1). A value type: wrap it in a lock to share it.
+struct LRUCache<Key: Hashable, Value> {
+    private struct Slot {
+        var key: Key
+        var value: Value
+        var cost: Int
+        var newer: Int?
+        var older: Int?
+    }
+
+    /// The most the costs of all values may add up to.
+    let costLimit: Int
+    /// The sum of the costs of the values held.
+    private(set) var totalCost = 0
+    private var slots: [Slot?] = []
+    private var freeSlots: [Int] = []
+    private var positions: [Key: Int] = [:]
+    private var newest: Int?
+    private var oldest: Int?
+
+    init(costLimit: Int) {
+        self.costLimit = costLimit
+    }
+
+    /// The number of values held.
+    var count: Int { positions.count }
+
+    /// The value for `key`, which becomes the most recently used.
+    mutating func value(for key: Key) -> Value? {
+        guard let position = positions[key] else { return nil }
+        moveToNewest(position)
+        return slots[position]?.value
+    }
+
+    /// Stores `value` as the most recently used, then evicts the least recently used values
+    /// until the total cost is within the limit. A value costlier than the limit is not kept.
+    mutating func set(_ value: Value, for key: Key, cost: Int) {
+        removeValue(for: key)
+        guard cost <= costLimit else { return }
+        let slot = Slot(key: key, value: value, cost: cost, newer: nil, older: newest)
+        let position: Int
+        if let free = freeSlots.popLast() {
+            position = free
+            slots[free] = slot
+        } else {
+            position = slots.count
+            slots.append(slot)
+        }
+        if let newest { slots[newest]?.newer = position }
+        newest = position
+        if oldest == nil { oldest = position }
+        positions[key] = position
+        totalCost += cost
+        while totalCost > costLimit, let oldest, let key = slots[oldest]?.key {
+            removeValue(for: key)
+        }
+    }
+
+    /// Removes and returns the value for `key`.
+    @discardableResult
+    mutating func removeValue(for key: Key) -> Value? {
+        guard let position = positions.removeValue(forKey: key), let slot = slots[position] else { return nil }
+        unlink(position, slot)
+        slots[position] = nil
+        freeSlots.append(position)
+        totalCost -= slot.cost
+        return slot.value
+    }
+
+    /// Removes everything.
+    mutating func removeAll() {
+        self = LRUCache(costLimit: costLimit)
+    }
+
+    private mutating func moveToNewest(_ position: Int) {
+        guard newest != position, let slot = slots[position] else { return }
+        unlink(position, slot)
+        slots[position]?.newer = nil
+        slots[position]?.older = newest
+        if let newest { slots[newest]?.newer = position }
+        newest = position
+        if oldest == nil { oldest = position }
+    }
+
+    private mutating func unlink(_ position: Int, _ slot: Slot) {
+        if let newer = slot.newer { slots[newer]?.older = slot.older } else { newest = slot.older }
+        if let older = slot.older { slots[older]?.newer = slot.newer } else { oldest = slot.newer }
+    }
+}
