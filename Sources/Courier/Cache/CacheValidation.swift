@@ -1,0 +1,59 @@
+import HTTPTypes
+
+/// Revalidating a stored response with the origin (RFC 9111 §4.3).
+enum CacheValidation {
+    /// Header fields a 304 never replaces in a stored response: they describe the stored body's
+    /// framing or the connection, not the resource (RFC 9111 §3.1, §3.2).
+    private static let keptFromStored: Set<HTTPField.Name> = [
+        .contentLength, .connection, .transferEncoding, .upgrade, .keepAlive, .proxyConnection,
+        .te, .trailer,
+    ]
+
+    /// `If-None-Match` with the stored entity tag and `If-Modified-Since` with its
+    /// `Last-Modified`, whichever it has (§4.3.1); empty when it has neither.
+    static func conditionalFields(for stored: HTTPResponse) -> HTTPFields {
+        var fields = HTTPFields()
+        if let tag = stored.headerFields[.eTag] { fields[.ifNoneMatch] = tag }
+        if let lastModified = stored.headerFields[.lastModified] { fields[.ifModifiedSince] = lastModified }
+        return fields
+    }
+
+    /// Whether a 304 applies to `stored` (§4.3.4): its strong entity tag equals the stored one;
+    /// or, without one, its `Last-Modified` equals the stored one; or, with neither, the stored
+    /// response has no validators of its own either.
+    static func notModified(_ notModified: HTTPResponse, applies stored: HTTPResponse) -> Bool {
+        if let tag = notModified.headerFields[.eTag], !tag.hasPrefix("W/") {
+            return stored.headerFields[.eTag] == tag
+        }
+        if let lastModified = notModified.headerFields[.lastModified] {
+            return stored.headerFields[.lastModified] == lastModified
+        }
+        if let tag = notModified.headerFields[.eTag] {
+            return stored.headerFields[.eTag].map { weakTag($0) == weakTag(tag) } ?? false
+        }
+        return stored.headerFields[.eTag] == nil && stored.headerFields[.lastModified] == nil
+    }
+
+    /// The stored response with its header fields freshened from a 304 (§3.2): each field the
+    /// 304 carries replaces the stored lines of that name, except framing and connection fields.
+    static func updating(_ stored: HTTPResponse, with notModified: HTTPResponse) -> HTTPResponse {
+        var updated = stored
+        var replaced: Set<HTTPField.Name> = []
+        for field in notModified.headerFields where !keptFromStored.contains(field.name) {
+            if replaced.insert(field.name).inserted {
+                updated.headerFields[values: field.name] = notModified.headerFields[values: field.name]
+            }
+        }
+        return updated
+    }
+
+    private static func weakTag(_ tag: String) -> Substring {
+        tag.hasPrefix("W/") ? tag.dropFirst(2) : tag[...]
+    }
+}
+
+extension HTTPField.Name {
+    // Each literal is a valid field-name token, so the initializer cannot return nil.
+    fileprivate static let keepAlive = HTTPField.Name("Keep-Alive")!
+    fileprivate static let proxyConnection = HTTPField.Name("Proxy-Connection")!
+}

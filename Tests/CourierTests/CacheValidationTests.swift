@@ -1,0 +1,49 @@
+import HTTPTypes
+import Testing
+
+@testable import Courier
+
+struct CacheValidationTests {
+    private func response(_ fields: [(HTTPField.Name, String)], status: HTTPResponse.Status = .ok) -> HTTPResponse {
+        var headers = HTTPFields()
+        for (name, value) in fields { headers.append(HTTPField(name: name, value: value)) }
+        return HTTPResponse(status: status, headerFields: headers)
+    }
+
+    @Test func conditionalRequestsCarryBothValidators() {
+        let stored = response([(.eTag, "\"v1\""), (.lastModified, "Sun, 06 Nov 1994 08:49:37 GMT")])
+        let fields = CacheValidation.conditionalFields(for: stored)
+        #expect(fields[.ifNoneMatch] == "\"v1\"")
+        #expect(fields[.ifModifiedSince] == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(CacheValidation.conditionalFields(for: response([])).isEmpty)
+    }
+
+    @Test func a304ReplacesFieldsButNotFraming() {
+        let stored = response([
+            (.eTag, "\"v1\""), (.cacheControl, "max-age=10"), (.contentLength, "5"), (.contentType, "text/plain"),
+            (.vary, "Accept"), (.vary, "Accept-Language"),
+        ])
+        let notModified = response(
+            [(.eTag, "\"v1\""), (.cacheControl, "max-age=600"), (.contentLength, "0"), (.vary, "Accept")],
+            status: .notModified
+        )
+        let updated = CacheValidation.updating(stored, with: notModified)
+        #expect(updated.status == .ok)
+        #expect(updated.headerFields[.cacheControl] == "max-age=600")
+        #expect(updated.headerFields[.contentLength] == "5")
+        #expect(updated.headerFields[.contentType] == "text/plain")
+        #expect(updated.headerFields[values: .vary] == ["Accept"])
+    }
+
+    @Test func a304AppliesOnlyToTheResponseItValidates() {
+        let stored = response([(.eTag, "\"v1\""), (.lastModified, "Sun, 06 Nov 1994 08:49:37 GMT")])
+        #expect(CacheValidation.notModified(response([(.eTag, "\"v1\"")]), applies: stored))
+        #expect(!CacheValidation.notModified(response([(.eTag, "\"v2\"")]), applies: stored))
+        #expect(CacheValidation.notModified(response([(.eTag, "W/\"v1\"")]), applies: stored))
+        #expect(
+            CacheValidation.notModified(response([(.lastModified, "Sun, 06 Nov 1994 08:49:37 GMT")]), applies: stored)
+        )
+        #expect(!CacheValidation.notModified(response([]), applies: stored))
+        #expect(CacheValidation.notModified(response([]), applies: response([])))
+    }
+}
