@@ -74,6 +74,11 @@ enum TestRoutes {
             guard hit > failures else { return text("try again", status: .init(code: status)) }
             return json(#"{"attempts":\#(hit)}"#)
         }
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .delete] {
+            router.on("/cacheable/{key}", method: method) { request, context in
+                try await cacheable(request, context, events: events)
+            }
+        }
         router.get("/slow") { request, _ in
             let milliseconds = request.uri.queryParameters.get("ms", as: Int.self) ?? 1000
             try await Task.sleep(for: .milliseconds(milliseconds))
@@ -118,6 +123,72 @@ enum TestRoutes {
     }
 
     // MARK: - Responses
+
+    /// A response whose caching header fields come from the query: `cc` (Cache-Control), `etag`,
+    /// `lm` (Last-Modified, seconds before the server process started), `expires` (seconds from now; `expires_raw` verbatim),
+    /// `date` (Date, seconds from now), `age` (on full responses only, as an origin sends it), `vary`, `status`, `location`, `content_location`.
+    /// The body, `<key> #<hit>` plus the values of the `vary` fields, tells a test whether the
+    /// origin answered. `If-None-Match` naming the tag, or `If-Modified-Since` not before `lm`,
+    /// gets a 304 (counted under `<key>:304`).
+    /// When this process started, to the second: `lm` counts back from it, so a resource's
+    /// Last-Modified stays the same from request to request.
+    static let epoch = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+
+    static func cacheable(
+        _ request: Request,
+        _ context: BasicRequestContext,
+        events: TestServerEvents
+    ) async throws
+        -> Response
+    {
+        let key = context.parameters.get("key") ?? ""
+        let query = request.uri.queryParameters
+        let hit = await events.hit(key)
+        let now = Date()
+        var headers = HTTPFields()
+        func set(_ name: HTTPField.Name, _ value: String?) {
+            if let value { headers.append(HTTPField(name: name, value: value)) }
+        }
+        func date(_ secondsFromNow: Int?) -> String? {
+            secondsFromNow.map { HTTPDateFormat.string(from: now.addingTimeInterval(TimeInterval($0))) }
+        }
+        set(.cacheControl, query.get("cc"))
+        set(.eTag, query.get("etag"))
+        let lastModified = query.get("lm", as: Int.self).map { epoch.addingTimeInterval(TimeInterval(-$0)) }
+        set(.lastModified, lastModified.map(HTTPDateFormat.string))
+        set(.expires, query.get("expires_raw") ?? date(query.get("expires", as: Int.self)))
+        set(.date, date(query.get("date", as: Int.self)))
+        set(.vary, query.get("vary"))
+        set(.location, query.get("location"))
+        set(.contentLocation, query.get("content_location"))
+
+        let tag = query.get("etag")
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        let modifiedSince = request.headers[.ifModifiedSince].flatMap(HTTPDateFormat.date)
+        let tagMatches = tag.map { tag in
+            ifNoneMatch?.split(separator: ",").contains {
+                $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "")
+                    == tag.replacingOccurrences(of: "W/", with: "")
+            } ?? false
+        }
+        var notModified = tagMatches ?? false
+        if tag == nil, ifNoneMatch == nil, let lastModified, let modifiedSince {
+            notModified = lastModified <= modifiedSince
+        }
+        if request.method == .get || request.method == .head, notModified {
+            _ = await events.hit("\(key):304")
+            return Response(status: .notModified, headers: headers)
+        }
+        var body = "\(key) #\(hit)"
+        for name in (query.get("vary") ?? "").split(separator: ",") {
+            let fieldName = HTTPField.Name(name.trimmingCharacters(in: .whitespaces))
+            body += " \(name.trimmingCharacters(in: .whitespaces))=\(fieldName.flatMap { request.headers[$0] } ?? "-")"
+        }
+        headers[.contentType] = "text/plain"
+        set(.age, query.get("age"))
+        let status = HTTPResponse.Status(code: query.get("status", as: Int.self) ?? 200)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
 
     static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
@@ -200,4 +271,18 @@ enum TestRoutes {
         )
     }
 
+}
+
+/// IMF-fixdate, the HTTP-date form servers send.
+enum HTTPDateFormat {
+    private static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
+    }()
+
+    static func string(from date: Date) -> String { formatter.string(from: date) }
+    static func date(_ text: String) -> Date? { formatter.date(from: text) }
 }

@@ -21,7 +21,7 @@ struct CacheValidationTests {
     @Test func a304ReplacesFieldsButNotFraming() {
         let stored = response([
             (.eTag, "\"v1\""), (.cacheControl, "max-age=10"), (.contentLength, "5"), (.contentType, "text/plain"),
-            (.vary, "Accept"), (.vary, "Accept-Language"),
+            (.vary, "Accept"), (.vary, "Accept-Language"), (.age, "20"),
         ])
         let notModified = response(
             [(.eTag, "\"v1\""), (.cacheControl, "max-age=600"), (.contentLength, "0"), (.vary, "Accept")],
@@ -33,6 +33,7 @@ struct CacheValidationTests {
         #expect(updated.headerFields[.contentLength] == "5")
         #expect(updated.headerFields[.contentType] == "text/plain")
         #expect(updated.headerFields[values: .vary] == ["Accept"])
+        #expect(updated.headerFields[.age] == nil, "the age restarts from the 304")
     }
 
     @Test func a304AppliesOnlyToTheResponseItValidates() {

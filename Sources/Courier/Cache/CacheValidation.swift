@@ -36,8 +36,10 @@ enum CacheValidation {
 
     /// The stored response with its header fields freshened from a 304 (§3.2): each field the
     /// 304 carries replaces the stored lines of that name, except framing and connection fields.
+    /// `Age` always comes from the 304: the stored response's age starts again from it.
     static func updating(_ stored: HTTPResponse, with notModified: HTTPResponse) -> HTTPResponse {
         var updated = stored
+        updated.headerFields[.age] = notModified.headerFields[.age]
         var replaced: Set<HTTPField.Name> = []
         for field in notModified.headerFields where !keptFromStored.contains(field.name) {
             if replaced.insert(field.name).inserted {

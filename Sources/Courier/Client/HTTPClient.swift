@@ -165,6 +165,7 @@ public struct HTTPClient: Sendable {
             timeout: configuration.timeout,
             maxResponseSize: configuration.maxResponseSize
         )
+        request.cachePolicy = endpoint.cachePolicy
         if let body = endpoint.body {
             do {
                 request.body = try body.encoded()

@@ -48,6 +48,8 @@ public struct Endpoint<Response>: Sendable {
     public var acceptedContentTypes: [String]?
     /// The decoder for this endpoint; `nil` uses the client's.
     public var decoder: JSONDecoder?
+    /// How an ``HTTPCache`` treats requests for this endpoint.
+    public var cachePolicy: CachePolicy = .useProtocolPolicy
 
     /// A query already percent-encoded, kept verbatim (from ``init(method:url:headers:body:)``).
     var encodedQuery: String?
@@ -104,6 +106,13 @@ public struct Endpoint<Response>: Sendable {
     public func setting(_ name: HTTPField.Name, to value: String) -> Self {
         var copy = self
         copy.headers[name] = value
+        return copy
+    }
+
+    /// Returns a copy that an ``HTTPCache`` treats with `policy`.
+    public func usingCachePolicy(_ policy: CachePolicy) -> Self {
+        var copy = self
+        copy.cachePolicy = policy
         return copy
     }
 

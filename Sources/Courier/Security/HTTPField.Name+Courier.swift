@@ -6,4 +6,6 @@ extension HTTPField.Name {
     static let xAPIKey = HTTPField.Name("X-API-Key")!
     static let xAuthToken = HTTPField.Name("X-Auth-Token")!
     static let xAccessToken = HTTPField.Name("X-Access-Token")!
+    /// `Pragma` (HTTP/1.0): `no-cache` there means what `Cache-Control: no-cache` means.
+    static let pragma = HTTPField.Name("Pragma")!
 }

@@ -12,6 +12,8 @@ public struct PreparedRequest: Sendable {
     public var timeout: Duration?
     /// The largest response body the transport may read.
     public var maxResponseSize: Int
+    /// How an ``HTTPCache`` in the client's middleware treats this request.
+    public var cachePolicy: CachePolicy = .useProtocolPolicy
 
     /// Creates a prepared request.
     public init(head: HTTPRequest, body: Data? = nil, timeout: Duration? = nil, maxResponseSize: Int = Int.max) {

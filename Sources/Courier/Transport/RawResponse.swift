@@ -9,6 +9,8 @@ public struct RawResponse: Sendable {
     public var body: Data
     /// The URL that answered (after redirects).
     public var url: String
+    /// Where the response came from when an ``HTTPCache`` took part; `nil` otherwise.
+    public var cacheOutcome: CacheOutcome?
 
     /// Creates a response.
     public init(head: HTTPResponse, body: Data = Data(), url: String) {

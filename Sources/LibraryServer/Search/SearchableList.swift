@@ -1,3 +1,4 @@
+import Courier
 import LibraryKit
 
 /// Items kept in the order of one text field, folded, with each item's JSON encoded once:

@@ -1,0 +1,53 @@
+import Foundation
+import HTTPTypes
+
+/// One stored response: what a cache needs to answer with it, age it and validate it.
+struct CachedResponse: Sendable, Equatable {
+    /// Status and header fields, as last updated.
+    var head: HTTPResponse
+    /// The complete body.
+    var body: Data
+    /// The URL it was stored for.
+    var url: String
+    /// When the request that fetched (or last validated) it was sent.
+    var requestTime: Date
+    /// When that response arrived.
+    var responseTime: Date
+    /// The request's values of the fields the response varies on (`nil` for an absent field).
+    var selectingValues: [String: String?]
+
+    /// What the memory tier counts against its limit: the body and a rough size of the rest.
+    var cost: Int {
+        body.count + 256 + head.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
+    }
+
+    /// Its freshness at `now`.
+    func freshness(now: Date) -> Freshness {
+        Freshness(response: head, requestTime: requestTime, responseTime: responseTime, now: now)
+    }
+
+    /// Whether it was stored for a request with the same values of the varying fields as `request`.
+    func matches(_ request: HTTPRequest) -> Bool {
+        guard let names = CacheRules.varyingFieldNames(of: head) else { return false }
+        return CacheRules.selectingValues(for: names, in: request) == selectingValues
+    }
+
+    /// The response to hand out: the stored one with `Age` set to its current age.
+    func response(now: Date, outcome: CacheOutcome) -> RawResponse {
+        var head = self.head
+        head.headerFields[.age] = String(Int(freshness(now: now).currentAge.rounded(.down)))
+        var response = RawResponse(head: head, body: body, url: url)
+        response.cacheOutcome = outcome
+        return response
+    }
+}
+
+/// The part of a ``CachedResponse`` written as JSON on disk; the body follows it as raw bytes.
+struct CachedResponseRecord: Codable {
+    var head: HTTPResponse
+    var bodyLength: Int
+    var url: String
+    var requestTime: Date
+    var responseTime: Date
+    var selectingValues: [String: String?]
+}

@@ -1,0 +1,219 @@
+import Foundation
+import HTTPTypes
+
+/// Middleware that answers from an ``HTTPCache`` where HTTP's caching rules (RFC 9111, as a
+/// private cache) allow, revalidates stale responses with their validators, stores what may be
+/// stored, and forgets a URL after a successful unsafe request to it.
+///
+/// ```swift
+/// let cache = try HTTPCache(directory: cacheDirectory)
+/// let client = HTTPClient(transport: transport, configuration: .init(middleware: [Caching(cache)]))
+/// let page = try await client.response(for: endpoint)
+/// ```
+///
+/// Each ``RawResponse`` says where it came from in ``RawResponse/cacheOutcome``; a request's
+/// ``PreparedRequest/cachePolicy`` (set with ``Endpoint/usingCachePolicy(_:)``) can reload,
+/// prefer the cache, or stay offline. Put it after ``Retry`` in the middleware list so that
+/// only real network attempts are retried.
+public struct Caching: Middleware {
+    /// The cache it reads and fills.
+    public let cache: HTTPCache
+    private let now: @Sendable () -> Date
+
+    /// Caches through `cache`.
+    public init(_ cache: HTTPCache) {
+        self.init(cache, now: { Date() })
+    }
+
+    /// Caches through `cache`, reading the time from `now` (for tests).
+    init(_ cache: HTTPCache, now: @escaping @Sendable () -> Date) {
+        self.cache = cache
+        self.now = now
+    }
+
+    // MARK: - Middleware
+
+    /// Answers from the cache, revalidates, or sends and stores, as the rules allow.
+    public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+        let method = request.head.method
+        guard method == .get || method == .head else {
+            let response = try await next(request)
+            if !Self.safeMethods.contains(method), (200..<400).contains(response.status) {
+                invalidate(after: request, response: response)
+            }
+            return response
+        }
+        let key = Self.key(for: request)
+        let stored = cache.variants(forKey: key)
+        let selected = stored.filter { $0.matches(request.head) }.max { $0.responseTime < $1.responseTime }
+        let requestControl = CacheControl(request.head.headerFields[values: .cacheControl])
+        let isHead = method == .head
+
+        switch (requestControl.onlyIfCached ? .returnCacheDontLoad : request.cachePolicy, selected) {
+        case (.reloadIgnoringCache, _):
+            return try await fetch(request, key: key, stored: stored, next: next)
+        case (.returnCacheElseLoad, let selected?), (.returnCacheDontLoad, let selected?):
+            let outcome: CacheOutcome = selected.freshness(now: now()).isFresh ? .hit : .stale
+            return answer(selected, outcome: outcome, isHead: isHead)
+        case (.returnCacheDontLoad, nil):
+            var response = RawResponse(head: HTTPResponse(status: .gatewayTimeout), url: request.url)
+            response.cacheOutcome = .miss
+            return response
+        case (_, nil):
+            return try await fetch(request, key: key, stored: stored, next: next)
+        case (_, let selected?):
+            if let outcome = usableWithoutValidation(selected, requestControl: requestControl, request: request) {
+                return answer(selected, outcome: outcome, isHead: isHead)
+            }
+            return try await validate(selected, request: request, key: key, stored: stored, next: next)
+        }
+    }
+
+    // MARK: - Using stored responses
+
+    /// `.hit` or `.stale` when `stored` may answer without asking the origin (RFC 9111 §4.2,
+    /// §5.2.1), `nil` when it must be validated first.
+    private func usableWithoutValidation(
+        _ stored: CachedResponse,
+        requestControl: CacheControl,
+        request: PreparedRequest
+    ) -> CacheOutcome? {
+        let responseControl = CacheControl(stored.head.headerFields[values: .cacheControl])
+        let pragmaNoCache =
+            request.head.headerFields[.cacheControl] == nil
+            && request.head.headerFields[.pragma]?.lowercased().contains("no-cache") == true
+        if responseControl.noCache || requestControl.noCache || pragmaNoCache { return nil }
+        let freshness = stored.freshness(now: now())
+        if let maxAge = requestControl.maxAge, freshness.currentAge > Double(maxAge) { return nil }
+        if let minFresh = requestControl.minFresh, freshness.lifetime - freshness.currentAge < Double(minFresh) {
+            return nil
+        }
+        if freshness.isFresh { return .hit }
+        if !responseControl.mustRevalidate, let maxStale = requestControl.maxStale,
+            freshness.staleness <= Double(maxStale)
+        {
+            return .stale
+        }
+        return nil
+    }
+
+    private func answer(_ stored: CachedResponse, outcome: CacheOutcome, isHead: Bool) -> RawResponse {
+        var response = stored.response(now: now(), outcome: outcome)
+        if isHead { response.body = Data() }
+        return response
+    }
+
+    /// Asks the origin whether `selected` is still current; a 304 freshens every stored
+    /// response it applies to, anything else replaces them.
+    private func validate(
+        _ selected: CachedResponse,
+        request: PreparedRequest,
+        key: String,
+        stored: [CachedResponse],
+        next: Next
+    ) async throws(RequestError) -> RawResponse {
+        let hasOwnConditions =
+            request.head.headerFields[.ifNoneMatch] != nil || request.head.headerFields[.ifModifiedSince] != nil
+        let conditions = CacheValidation.conditionalFields(for: selected.head)
+        guard !conditions.isEmpty, !hasOwnConditions else {
+            return try await fetch(request, key: key, stored: stored, next: next)
+        }
+        var conditional = request
+        conditional.head.headerFields.append(contentsOf: conditions)
+        let sentAt = now()
+        let response = try await next(conditional)
+        let receivedAt = now()
+        guard response.status == 304 else {
+            return remember(response, for: request, key: key, stored: stored, sentAt: sentAt, receivedAt: receivedAt)
+        }
+        var updated = stored
+        for index in updated.indices where CacheValidation.notModified(response.head, applies: updated[index].head) {
+            updated[index].head = CacheValidation.updating(updated[index].head, with: response.head)
+            updated[index].requestTime = sentAt
+            updated[index].responseTime = receivedAt
+        }
+        let refreshed = updated.filter { $0.matches(request.head) }.max { $0.responseTime < $1.responseTime }
+        if !CacheControl(response.head.headerFields[values: .cacheControl]).noStore {
+            cache.store(updated, forKey: key)
+        }
+        guard let refreshed, refreshed.responseTime == receivedAt else { return response }
+        return answer(refreshed, outcome: .revalidated, isHead: request.head.method == .head)
+    }
+
+    // MARK: - Filling
+
+    /// Sends `request` and stores the response if it may be stored.
+    private func fetch(
+        _ request: PreparedRequest,
+        key: String,
+        stored: [CachedResponse],
+        next: Next
+    ) async throws(RequestError) -> RawResponse {
+        let sentAt = now()
+        let response = try await next(request)
+        return remember(response, for: request, key: key, stored: stored, sentAt: sentAt, receivedAt: now())
+    }
+
+    private func remember(
+        _ response: RawResponse,
+        for request: PreparedRequest,
+        key: String,
+        stored: [CachedResponse],
+        sentAt: Date,
+        receivedAt: Date
+    ) -> RawResponse {
+        var response = response
+        response.cacheOutcome = .miss
+        // A response that arrived through redirects belongs to another URL.
+        guard request.head.method == .get, response.url == request.url,
+            CacheRules.isStorable(request: request.head, response: response.head),
+            let names = CacheRules.varyingFieldNames(of: response.head)
+        else { return response }
+        let entry = CachedResponse(
+            head: response.head,
+            body: response.body,
+            url: response.url,
+            requestTime: sentAt,
+            responseTime: receivedAt,
+            selectingValues: CacheRules.selectingValues(for: names, in: request.head)
+        )
+        var variants = stored.filter { !$0.matches(request.head) }
+        variants.append(entry)
+        cache.store(variants, forKey: key)
+        return response
+    }
+
+    // MARK: - Invalidation
+
+    private static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
+
+    /// Forgets the request's URL, and the `Location` and `Content-Location` URLs of the response
+    /// on the same origin (RFC 9111 §4.4).
+    private func invalidate(after request: PreparedRequest, response: RawResponse) {
+        cache.remove(key: Self.key(for: request))
+        guard let origin = URL(string: request.url) else { return }
+        for name in [HTTPField.Name.location, .contentLocation] {
+            guard let value = response.head.headerFields[name], let target = URL(string: value, relativeTo: origin)
+            else { continue }
+            let absolute = target.absoluteURL
+            guard absolute.scheme?.lowercased() == origin.scheme?.lowercased(),
+                absolute.host?.lowercased() == origin.host?.lowercased(), absolute.port == origin.port
+            else { continue }
+            cache.remove(key: Self.key(url: absolute.absoluteString))
+        }
+    }
+
+    // MARK: - Keys
+
+    /// GET and HEAD share entries: a stored GET answers a HEAD.
+    static func key(for request: PreparedRequest) -> String {
+        key(url: request.url)
+    }
+
+    static func key(url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        return url[..<schemeEnd.upperBound].lowercased() + rest[..<authorityEnd].lowercased() + rest[authorityEnd...]
+    }
+}

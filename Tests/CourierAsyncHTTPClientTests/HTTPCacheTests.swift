@@ -1,0 +1,316 @@
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+@testable import Courier
+
+/// The HTTP cache against a real loopback server whose responses set the caching fields.
+struct HTTPCacheTests {
+    /// The real time plus however far the test moved it. Hummingbird dates every response with
+    /// the real time, so a response that arrives after a move looks older by the move (the
+    /// client's clock is ahead of the server's): tests move the clock only to age stored responses.
+    final class TestClock: Sendable {
+        private let offset = Mutex<TimeInterval>(0)
+        var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+        func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
+    }
+
+    /// A client with `cache` in its middleware, talking to `server`.
+    struct Harness {
+        let server: TestServer
+        let client: HTTPClient
+        let clock: TestClock
+
+        func get(
+            _ path: String,
+            method: HTTPRequest.Method = .get,
+            headers: HTTPFields = [:],
+            policy: CachePolicy = .useProtocolPolicy
+        ) async throws -> RawResponse {
+            var request = try client.prepare(Endpoint<Data>(method: method, url: server.url(path), headers: headers))
+            request.cachePolicy = policy
+            return try await client.send(request)
+        }
+
+        func text(_ response: RawResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+        func hits(_ key: String) async -> Int { await server.events.hitCount(key) }
+    }
+
+    static func withHarness(
+        cache: HTTPCache? = nil,
+        _ body: @Sendable (Harness) async throws -> Void
+    ) async throws {
+        let cache = try cache ?? HTTPCache()
+        try await TestServer.withRunning { server in
+            try await withHarness(cache: cache, server: server, body)
+        }
+    }
+
+    static func withHarness(
+        cache: HTTPCache,
+        server: TestServer,
+        _ body: @Sendable (Harness) async throws -> Void
+    ) async throws {
+        let clock = TestClock()
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            let client = HTTPClient(
+                transport: transport,
+                configuration: .init(middleware: [Caching(cache, now: { clock.now })])
+            )
+            try await body(Harness(server: server, client: client, clock: clock))
+        }
+    }
+
+    // MARK: - Freshness
+
+    @Test func aFreshResponseIsServedWithoutAskingTheOrigin() async throws {
+        try await Self.withHarness { harness in
+            let first = try await harness.get("/cacheable/fresh?cc=max-age%3D60")
+            #expect(first.cacheOutcome == .miss)
+            harness.clock.advance(by: 30)
+            let second = try await harness.get("/cacheable/fresh?cc=max-age%3D60")
+            #expect(second.cacheOutcome == .hit)
+            #expect(harness.text(second) == "fresh #1")
+            #expect(second.head.headerFields[.age] == "30")
+            #expect(await harness.hits("fresh") == 1)
+        }
+    }
+
+    @Test func expiresIsHonoured() async throws {
+        try await Self.withHarness { harness in
+            _ = try await harness.get("/cacheable/expires?expires=60")
+            harness.clock.advance(by: 50)
+            #expect(try await harness.get("/cacheable/expires?expires=60").cacheOutcome == .hit)
+            harness.clock.advance(by: 20)
+            #expect(try await harness.get("/cacheable/expires?expires=60").cacheOutcome == .miss)
+        }
+    }
+
+    /// Last-Modified 1000 s before Date: fresh for a tenth of that.
+    @Test func heuristicFreshnessIsATenthOfTheAgeOfTheContent() async throws {
+        try await Self.withHarness { harness in
+            _ = try await harness.get("/cacheable/heuristic?lm=1000")
+            harness.clock.advance(by: 50)
+            #expect(try await harness.get("/cacheable/heuristic?lm=1000").cacheOutcome == .hit)
+            harness.clock.advance(by: 100)
+            #expect(try await harness.get("/cacheable/heuristic?lm=1000").cacheOutcome == .revalidated)
+        }
+    }
+
+    @Test func theQueryIsPartOfTheKey() async throws {
+        try await Self.withHarness { harness in
+            _ = try await harness.get("/cacheable/query?cc=max-age%3D60&page=1")
+            let other = try await harness.get("/cacheable/query?cc=max-age%3D60&page=2")
+            #expect(other.cacheOutcome == .miss)
+            #expect(harness.text(other) == "query #2")
+        }
+    }
+
+    // MARK: - Validation
+
+    @Test func aStaleResponseIsRevalidatedWithItsEntityTag() async throws {
+        try await Self.withHarness { harness in
+            // Age 20 with max-age 10: stale on arrival. The 304 carries no Age: fresh again.
+            let path = "/cacheable/etag?cc=max-age%3D10&etag=%22v1%22&age=20"
+            _ = try await harness.get(path)
+            let second = try await harness.get(path)
+            #expect(second.cacheOutcome == .revalidated)
+            #expect(second.status == 200)
+            #expect(harness.text(second) == "etag #1")
+            #expect(await harness.hits("etag:304") == 1)
+            #expect(try await harness.get(path).cacheOutcome == .hit)
+        }
+    }
+
+    @Test func lastModifiedValidatesWhenThereIsNoTag() async throws {
+        try await Self.withHarness { harness in
+            let path = "/cacheable/lm?cc=max-age%3D0&lm=3600"
+            _ = try await harness.get(path)
+            harness.clock.advance(by: 1)
+            #expect(try await harness.get(path).cacheOutcome == .revalidated)
+            #expect(await harness.hits("lm:304") == 1)
+        }
+    }
+
+    @Test func noCacheMeansValidateEveryTime() async throws {
+        try await Self.withHarness { harness in
+            let path = "/cacheable/nocache?cc=no-cache&etag=%22a%22"
+            _ = try await harness.get(path)
+            #expect(try await harness.get(path).cacheOutcome == .revalidated)
+            #expect(await harness.hits("nocache:304") == 1)
+            // A request's own no-cache does the same for a fresh response.
+            let fresh = "/cacheable/reqnocache?cc=max-age%3D60&etag=%22a%22"
+            _ = try await harness.get(fresh)
+            #expect(try await harness.get(fresh, headers: [.cacheControl: "no-cache"]).cacheOutcome == .revalidated)
+            #expect(try await harness.get(fresh, headers: [.cacheControl: "max-age=0"]).cacheOutcome == .revalidated)
+        }
+    }
+
+    @Test func maxStaleAcceptsStaleResponsesUnlessTheyMustRevalidate() async throws {
+        try await Self.withHarness { harness in
+            _ = try await harness.get("/cacheable/stale?cc=max-age%3D10")
+            _ = try await harness.get("/cacheable/strict?cc=max-age%3D10%2C%20must-revalidate")
+            harness.clock.advance(by: 30)
+            let stale = try await harness.get(
+                "/cacheable/stale?cc=max-age%3D10",
+                headers: [.cacheControl: "max-stale=60"]
+            )
+            #expect(stale.cacheOutcome == .stale)
+            let strict = try await harness.get(
+                "/cacheable/strict?cc=max-age%3D10%2C%20must-revalidate",
+                headers: [.cacheControl: "max-stale=60"]
+            )
+            #expect(strict.cacheOutcome == .miss)
+            #expect(await harness.hits("strict") == 2)
+        }
+    }
+
+    // MARK: - What is stored
+
+    @Test func noStoreAndAuthorizationKeepResponsesOut() async throws {
+        try await Self.withHarness { harness in
+            _ = try await harness.get("/cacheable/nostore?cc=no-store%2C%20max-age%3D60")
+            #expect(try await harness.get("/cacheable/nostore?cc=no-store%2C%20max-age%3D60").cacheOutcome == .miss)
+
+            let secret: HTTPFields = [.authorization: "Bearer t"]
+            _ = try await harness.get("/cacheable/auth?cc=max-age%3D60", headers: secret)
+            #expect(try await harness.get("/cacheable/auth?cc=max-age%3D60", headers: secret).cacheOutcome == .miss)
+            _ = try await harness.get("/cacheable/public?cc=public%2C%20max-age%3D60", headers: secret)
+            #expect(
+                try await harness.get("/cacheable/public?cc=public%2C%20max-age%3D60", headers: secret).cacheOutcome
+                    == .hit
+            )
+        }
+    }
+
+    @Test func varyKeepsOneVariantPerRequestValue() async throws {
+        try await Self.withHarness { harness in
+            let path = "/cacheable/vary?cc=max-age%3D60&vary=Accept-Language"
+            let english = try await harness.get(path, headers: [.acceptLanguage: "en"])
+            #expect(harness.text(english) == "vary #1 Accept-Language=en")
+            let french = try await harness.get(path, headers: [.acceptLanguage: "fr"])
+            #expect(french.cacheOutcome == .miss)
+            #expect(harness.text(french) == "vary #2 Accept-Language=fr")
+            #expect(
+                harness.text(try await harness.get(path, headers: [.acceptLanguage: "en"]))
+                    == "vary #1 Accept-Language=en"
+            )
+            #expect(
+                harness.text(try await harness.get(path, headers: [.acceptLanguage: "fr"]))
+                    == "vary #2 Accept-Language=fr"
+            )
+            #expect(try await harness.get(path).cacheOutcome == .miss)
+        }
+    }
+
+    @Test func unsafeMethodsInvalidateTheURLAndItsLocations() async throws {
+        try await Self.withHarness { harness in
+            let path = "/cacheable/target?cc=max-age%3D60"
+            _ = try await harness.get(path)
+            _ = try await harness.get(path, method: .post)
+            #expect(try await harness.get(path).cacheOutcome == .miss)
+
+            let location = harness.server.url(path).absoluteString
+            let encoded = location.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            _ = try await harness.get("/cacheable/other?location=\(encoded)", method: .put)
+            #expect(try await harness.get(path).cacheOutcome == .miss)
+            #expect(await harness.hits("target") == 4)  // GET, POST, GET, GET
+        }
+    }
+
+    @Test func headIsAnsweredFromAStoredGet() async throws {
+        try await Self.withHarness { harness in
+            _ = try await harness.get("/cacheable/head?cc=max-age%3D60")
+            let head = try await harness.get("/cacheable/head?cc=max-age%3D60", method: .head)
+            #expect(head.cacheOutcome == .hit)
+            #expect(head.body.isEmpty)
+            #expect(await harness.hits("head") == 1)
+        }
+    }
+
+    // MARK: - Policies
+
+    @Test func policiesReloadPreferTheCacheOrStayOffline() async throws {
+        try await Self.withHarness { harness in
+            let path = "/cacheable/policy?cc=max-age%3D10"
+            _ = try await harness.get(path)
+            #expect(try await harness.get(path, policy: .reloadIgnoringCache).cacheOutcome == .miss)
+            harness.clock.advance(by: 60)
+            let stale = try await harness.get(path, policy: .returnCacheElseLoad)
+            #expect(stale.cacheOutcome == .stale)
+            #expect(harness.text(stale) == "policy #2")
+            #expect(try await harness.get(path, policy: .returnCacheDontLoad).cacheOutcome == .stale)
+            let offline = try await harness.get("/cacheable/never?cc=max-age%3D10", policy: .returnCacheDontLoad)
+            #expect(offline.status == 504)
+            #expect(await harness.hits("never") == 0)
+            #expect(await harness.hits("policy") == 2)
+        }
+    }
+
+    // MARK: - Disk
+
+    @Test func theDiskTierSurvivesARestartAndDropsDamagedEntries() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.withRunning { server in
+            try await Self.withHarness(cache: try HTTPCache(directory: directory), server: server) { harness in
+                _ = try await harness.get("/cacheable/disk?cc=max-age%3D600")
+                _ = try await harness.get("/cacheable/damaged?cc=max-age%3D600")
+            }
+            // A new cache on the same directory: what a restarted process sees.
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+                $0.hasSuffix(".entry")
+            }
+            #expect(files.count == 2)
+            let damaged = try #require(
+                files.first { name in
+                    let data =
+                        FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) ?? Data()
+                    return String(decoding: data, as: UTF8.self).contains("/cacheable/damaged")
+                }
+            )
+            let damagedURL = directory.appendingPathComponent(damaged)
+            var bytes = try Data(contentsOf: damagedURL)
+            bytes[bytes.count / 2] ^= 0xFF
+            try bytes.write(to: damagedURL)
+
+            try await Self.withHarness(cache: try HTTPCache(directory: directory), server: server) { harness in
+                let disk = try await harness.get("/cacheable/disk?cc=max-age%3D600")
+                #expect(disk.cacheOutcome == .hit)
+                #expect(harness.text(disk) == "disk #1")
+                let broken = try await harness.get("/cacheable/damaged?cc=max-age%3D600")
+                #expect(broken.cacheOutcome == .miss)
+                #expect(harness.text(broken) == "damaged #2")
+            }
+            #expect(FileManager.default.fileExists(atPath: damagedURL.path), "replaced by the new response")
+        }
+    }
+
+    @Test func theDiskTierStaysWithinItsCapacity() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try HTTPCache(memoryCapacity: 0, directory: directory, diskCapacity: 20_000)
+        let now = Date()
+        for index in 0..<10 {
+            let entry = CachedResponse(
+                head: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60"]),
+                body: Data(repeating: UInt8(index), count: 4_000),
+                url: "https://api.test/\(index)",
+                requestTime: now,
+                responseTime: now,
+                selectingValues: [:]
+            )
+            cache.store([entry], forKey: "https://api.test/\(index)")
+        }
+        let sizes = try FileManager.default.contentsOfDirectory(
+            at: directory,
+            includingPropertiesForKeys: [.fileSizeKey]
+        )
+        .map { try $0.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0 }
+        #expect(sizes.reduce(0, +) <= 20_000)
+        #expect(cache.variants(forKey: "https://api.test/9").first?.body.first == 9)
+    }
+}
