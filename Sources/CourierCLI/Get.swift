@@ -68,6 +68,15 @@ struct Get: AsyncParsableCommand {
     @Option(name: .customLong("max-size"), help: "The largest response body accepted, in bytes.")
     var maxSize: Int = 64 << 20
 
+    @Option(
+        help:
+            "Keep responses in this directory and reuse them as HTTP's caching rules allow (--verbose says HIT, MISS, REVALIDATED or STALE)."
+    )
+    var cache: String?
+
+    @Flag(help: "With --cache: answer from the cache only, never the network (504 when nothing is stored).")
+    var offline = false
+
     @Option(help: "The transport: async-http-client (default) or urlsession.")
     var transport: TransportChoice = .asyncHTTPClient
 
@@ -84,6 +93,7 @@ struct Get: AsyncParsableCommand {
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
         guard retries >= 0 else { throw ValidationError("--retries cannot be negative.") }
         guard maxSize > 0 else { throw ValidationError("--max-size must be at least 1 byte.") }
+        if offline, cache == nil { throw ValidationError("--offline needs --cache DIR.") }
         if let pick, JSONValue.isValidPath(pick) == false {
             throw ValidationError("--pick '\(pick)' is not a path like results.0.title or items[2].name.")
         }
@@ -91,7 +101,7 @@ struct Get: AsyncParsableCommand {
 
     func run() async throws {
         let endpoint = try makeEndpoint()
-        let configuration = makeConfiguration()
+        let configuration = try makeConfiguration()
         switch transport {
         case .asyncHTTPClient:
             let settings = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(min(timeout, 10)))
@@ -114,6 +124,12 @@ struct Get: AsyncParsableCommand {
                 try printResponse(try await client.response(for: endpoint))
             }
         } catch let error as RequestError {
+            if offline, let cache, error.httpFailure?.status == 504 {
+                throw CommandFailure(
+                    "Nothing stored for \(url) in \(cache): run once without --offline to fill the cache.",
+                    status: .serverError
+                )
+            }
             throw CommandFailure(error)
         }
     }
@@ -147,6 +163,7 @@ struct Get: AsyncParsableCommand {
             throw CommandFailure("--method '\(methodName)' is not an HTTP method.", status: .usage)
         }
         return Endpoint(method: method, url: url, headers: fields, body: body)
+            .usingCachePolicy(offline ? .returnCacheDontLoad : .useProtocolPolicy)
     }
 
     private func makeBody(_ argument: String) throws -> RequestBody {
@@ -169,7 +186,7 @@ struct Get: AsyncParsableCommand {
         return .data(bytes, contentType: isJSON ? "application/json" : "application/x-www-form-urlencoded")
     }
 
-    private func makeConfiguration() -> HTTPClient.Configuration {
+    private func makeConfiguration() throws -> HTTPClient.Configuration {
         var policy = TransportSecurityPolicy.default
         for host in allowHTTP {
             policy =
@@ -184,6 +201,13 @@ struct Get: AsyncParsableCommand {
             middleware.append(RequestLogging(logger: logger, level: .info))
         }
         if retries > 0 { middleware.append(Retry(maxAttempts: retries + 1)) }
+        if let cache {
+            do {
+                middleware.append(Caching(try HTTPCache(directory: URL(fileURLWithPath: cache, isDirectory: true))))
+            } catch {
+                throw CommandFailure(error.description, status: .usage)
+            }
+        }
         return HTTPClient.Configuration(
             securityPolicy: policy,
             timeout: .milliseconds(Int64(timeout * 1000)),

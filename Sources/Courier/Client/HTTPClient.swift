@@ -111,7 +111,9 @@ public struct HTTPClient: Sendable {
         let request = try prepare(endpoint)
         let raw = try await pipeline(request)
         let value = try decode(raw, for: endpoint, request: request)
-        return DecodedResponse(value: value, head: raw.head, url: raw.url)
+        var response = DecodedResponse(value: value, head: raw.head, url: raw.url)
+        response.cacheOutcome = raw.cacheOutcome
+        return response
     }
 
     /// Runs a prepared request through the middleware, security policy and redirects, and returns
@@ -202,6 +204,8 @@ public struct DecodedResponse<Value> {
     public var head: HTTPResponse
     /// The URL that answered, after redirects.
     public var url: String
+    /// Where the response came from when an ``HTTPCache`` took part; `nil` otherwise.
+    public var cacheOutcome: CacheOutcome?
 }
 
 extension DecodedResponse: Sendable where Value: Sendable {}

@@ -39,9 +39,10 @@ public struct RequestLogging: Middleware {
         do {
             let response = try await next(request)
             let elapsed = ContinuousClock.now - start
+            let cache = response.cacheOutcome.map { ", cache \($0.rawValue)" } ?? ""
             logger.log(
                 level: level,
-                "← \(response.head.status) \(summary) (\(elapsed.milliseconds) ms, \(response.body.count) bytes)"
+                "← \(response.head.status) \(summary) (\(elapsed.milliseconds) ms, \(response.body.count) bytes\(cache))"
             )
             Self.trace(response.head.headerFields, marker: "←", to: logger)
             return response

@@ -1,0 +1,52 @@
+import CourierTestServer
+import Foundation
+import Testing
+
+/// `courier get --cache DIR`: responses reused across runs of the command.
+@Suite("courier get --cache")
+struct GetCacheTests {
+    @Test func aSecondRunIsAnsweredFromTheCacheDirectory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-cache-\(UUID().uuidString)"
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.withRunning { server in
+            let url = server.url("/cacheable/cli?cc=max-age%3D600").absoluteString
+            let first = try await Courier.run("get", url, "--cache", directory.path, "--verbose")
+            #expect(first.stdout == "cli #1")
+            #expect(first.stderr.contains("bytes, cache MISS)"))
+            let second = try await Courier.run("get", url, "--cache", directory.path, "--verbose")
+            #expect(second.stdout == "cli #1")
+            #expect(second.stderr.contains("bytes, cache HIT)"))
+            let offline = try await Courier.run("get", url, "--cache", directory.path, "--offline")
+            #expect(offline.stdout == "cli #1")
+            #expect(await server.events.hitCount("cli") == 1)
+        }
+    }
+
+    @Test func offlineWithoutAStoredResponseSaysSo() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-cache-\(UUID().uuidString)"
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await Courier.run("get", "http://127.0.0.1:9/nothing", "--cache", directory.path, "--offline")
+        #expect(result.status == 5)
+        #expect(
+            result.stderr
+                == "courier: Nothing stored for http://127.0.0.1:9/nothing in \(directory.path): run once without --offline to fill the cache.\n"
+        )
+        let misuse = try await Courier.run("get", "http://127.0.0.1:9/nothing", "--offline")
+        #expect(misuse.status == 2)
+        #expect(misuse.stderr.contains("--offline needs --cache DIR."))
+    }
+
+    @Test func anUnusableCacheDirectoryIsAUsageError() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-file-\(UUID().uuidString)")
+        try Data("not a directory".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await Courier.run("get", "http://127.0.0.1:9/x", "--cache", file.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("courier: Cannot use \(file.path) as a cache directory: "))
+        #expect(result.stderr.hasSuffix(". Pass a directory you can write to.\n"))
+    }
+}
