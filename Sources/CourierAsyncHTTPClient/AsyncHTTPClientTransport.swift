@@ -1,7 +1,7 @@
 public import AsyncHTTPClient
 public import Courier
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -114,13 +114,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Sends the request; see ``Courier/HTTPTransport/send(_:)``.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         let url = request.url
-        var outgoing = HTTPClientRequest(url: url)
-        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
-        outgoing.headers.reserveCapacity(request.head.headerFields.count)
-        for field in request.head.headerFields {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
-        }
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let outgoing = Self.outgoing(request)
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
 
         do {
@@ -134,6 +128,38 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         } catch {
             throw Self.requestError(for: error, request: request)
         }
+    }
+
+    /// Sends the request and hands the body on buffer by buffer as it arrives; see
+    /// ``Courier/HTTPTransport/send(_:streamingBodyTo:)``. Reading waits for `receive`, so a
+    /// slow receiver slows the download instead of filling memory.
+    public func send(
+        _ request: PreparedRequest,
+        streamingBodyTo receive: @escaping @Sendable (HTTPResponse, Data) async throws(RequestError) -> Void
+    ) async throws(RequestError) -> HTTPResponse {
+        let outgoing = Self.outgoing(request)
+        let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
+        do {
+            let response = try await client.execute(outgoing, deadline: deadline)
+            let head = Self.head(of: response)
+            for try await buffer in response.body {
+                try await receive(head, Data(buffer.readableBytesView))
+            }
+            return head
+        } catch {
+            throw Self.requestError(for: error, request: request)
+        }
+    }
+
+    private static func outgoing(_ request: PreparedRequest) -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
+        outgoing.headers.reserveCapacity(request.head.headerFields.count)
+        for field in request.head.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        return outgoing
     }
 
     // MARK: - Conversions

@@ -89,6 +89,9 @@ enum TestRoutes {
             let chunked = request.uri.queryParameters.get("chunked") != nil
             return large(size: size, declareLength: !chunked)
         }
+        router.get("/file/{name}") { request, context in
+            try await file(request, context, events: events)
+        }
         router.get("/drop") { _, _ in
             // Promises 1000 bytes, sends 100, then the connection closes.
             Response(
@@ -188,6 +191,60 @@ enum TestRoutes {
         set(.age, query.get("age"))
         let status = HTTPResponse.Status(code: query.get("status", as: Int.self) ?? 200)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// A file of `bytes` bytes (byte i is i % 251) with the strong tag `etag` (default
+    /// `"v1"`), sent in 64 KiB writes. `Range: bytes=N-` gets a 206 of the rest when `If-Range`
+    /// is absent or names the tag, else the whole file (200). `drop_once=M` closes the
+    /// connection after M bytes the first time `name` is asked for; `ranges=no` ignores Range.
+    /// Requests are counted under `name`, and `name:range` for a 206.
+    static func file(
+        _ request: Request,
+        _ context: BasicRequestContext,
+        events: TestServerEvents
+    ) async throws
+        -> Response
+    {
+        let name = context.parameters.get("name") ?? ""
+        let query = request.uri.queryParameters
+        let size = query.get("bytes", as: Int.self) ?? 1 << 20
+        let tag = query.get("etag") ?? "\"v1\""
+        let hit = await events.hit(name)
+        var start = 0
+        if query.get("ranges") != "no", let range = request.headers[.range], range.hasPrefix("bytes="),
+            range.hasSuffix("-"), let first = Int(range.dropFirst(6).dropLast()),
+            request.headers[.ifRange].map({ $0 == tag }) ?? true
+        {
+            guard first < size else {
+                return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)"])
+            }
+            start = first
+            _ = await events.hit("\(name):range")
+        }
+        var headers: HTTPFields = [.contentType: "application/octet-stream", .eTag: tag, .acceptRanges: "bytes"]
+        headers[.contentLength] = String(size - start)
+        if start > 0 { headers[.contentRange] = "bytes \(start)-\(size - 1)/\(size)" }
+        let dropAfter = hit == 1 ? query.get("drop_once", as: Int.self) : nil
+        let first = start
+        return Response(
+            status: start > 0 ? .partialContent : .ok,
+            headers: headers,
+            body: ResponseBody(contentLength: size - start) { writer in
+                var position = first
+                var sent = 0
+                while position < size {
+                    let count = min(64 << 10, size - position, dropAfter.map { $0 - sent } ?? Int.max)
+                    if count <= 0 { throw CancellationError() }  // the connection closes mid-body
+                    var buffer = ByteBuffer()
+                    buffer.reserveCapacity(count)
+                    for index in position..<(position + count) { buffer.writeInteger(UInt8(index % 251)) }
+                    try await writer.write(buffer)
+                    position += count
+                    sent += count
+                }
+                try await writer.finish(nil)
+            }
+        )
     }
 
     static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {

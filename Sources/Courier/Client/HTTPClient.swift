@@ -78,6 +78,16 @@ public struct HTTPClient: Sendable {
         self.transport = transport
         self.configuration = configuration
         self.base = configuration.baseURL.map(BaseURL.init)
+        self.pipeline = Self.pipeline(to: transport, configuration: configuration, middleware: configuration.middleware)
+    }
+
+    /// The middleware around the redirect follower (which checks the security policy on every
+    /// hop) around `transport`.
+    static func pipeline(
+        to transport: any HTTPTransport,
+        configuration: Configuration,
+        middleware: [any Middleware]
+    ) -> Middleware.Next {
         let core = RedirectFollower(
             transport: transport,
             policy: configuration.securityPolicy,
@@ -86,13 +96,13 @@ public struct HTTPClient: Sendable {
         var pipeline: Middleware.Next = { request async throws(RequestError) -> RawResponse in
             try await core.send(request)
         }
-        for middleware in configuration.middleware.reversed() {
+        for middleware in middleware.reversed() {
             let next = pipeline
             pipeline = { request async throws(RequestError) -> RawResponse in
                 try await middleware.send(request, next: next)
             }
         }
-        self.pipeline = pipeline
+        return pipeline
     }
 
     // MARK: - Sending

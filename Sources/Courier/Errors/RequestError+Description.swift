@@ -36,6 +36,8 @@ extension RequestError: CustomStringConvertible {
         case .bodyTooLarge(let request, let limit):
             return "The response to \(request) is larger than the \(limit)-byte limit; raise the limit "
                 + "(HTTPClient.Configuration.maxResponseSize) or request less."
+        case .fileSystem(let path, let reason):
+            return "Could not use \(path): \(reason). Check that its directory exists, is writable and has free space."
         case .cancelled:
             return "The request was cancelled."
         }
@@ -57,6 +59,7 @@ extension RequestError: CustomStringConvertible {
         case .unexpectedContentType: "unexpected_content_type"
         case .decoding: "decoding"
         case .bodyTooLarge: "body_too_large"
+        case .fileSystem: "file_system"
         case .cancelled: "cancelled"
         }
     }
@@ -64,7 +67,7 @@ extension RequestError: CustomStringConvertible {
     /// The broad class of the error, which decides a command-line program's exit status.
     public var category: Category {
         switch self {
-        case .invalidURL, .invalidBody: .invalidRequest
+        case .invalidURL, .invalidBody, .fileSystem: .invalidRequest
         case .insecureConnection, .transport: .network
         case .unauthorized, .clientError: .clientError
         case .serverError: .serverError

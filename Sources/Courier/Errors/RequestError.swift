@@ -42,6 +42,8 @@ public enum RequestError: Error, Sendable {
     case decoding(DecodingFailure)
     /// The response body is larger than the client's limit.
     case bodyTooLarge(RequestSummary, limit: Int)
+    /// A file the request reads or writes (a download's destination) could not be used.
+    case fileSystem(path: String, reason: String)
     /// The request was cancelled: its task was cancelled or a newer request superseded it.
     ///
     /// This is not a failure to show to a person.

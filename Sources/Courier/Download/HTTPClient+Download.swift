@@ -1,0 +1,82 @@
+public import Foundation
+import HTTPTypes
+
+extension HTTPClient {
+    /// Downloads the endpoint's response body to `destination`, streaming it to disk.
+    ///
+    /// The body goes to `<destination>.download` as it arrives and is moved into place in one
+    /// step when complete, so `destination` is never half-written. If the download breaks off
+    /// (a lost connection, a killed process), calling this again with the same URL and
+    /// destination resumes it with `Range` and `If-Range` where the server allows (a 206);
+    /// otherwise it starts over. Cancelling the task removes the partial file.
+    ///
+    /// ```swift
+    /// let result = try await client.download(Endpoint(url: fileURL), to: destination) { progress in
+    ///     print(progress.bytesReceived, progress.expectedBytes ?? -1)
+    /// }
+    /// ```
+    ///
+    /// Redirects, the security policy and middleware apply as for ``send(_:)``, except
+    /// ``Caching``: downloads bypass the cache. The client's timeout and response size limit do
+    /// not apply; the transport's connection timeouts do.
+    ///
+    /// - Throws: ``RequestError``, the same cases as ``send(_:)`` for the network and the status,
+    ///   and ``RequestError/fileSystem(path:reason:)`` when the file cannot be written.
+    public func download(
+        _ endpoint: Endpoint<Data>,
+        to destination: URL,
+        progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
+    ) async throws(RequestError) -> DownloadResult {
+        var request = try prepare(endpoint)
+        request.timeout = nil
+        request.maxResponseSize = .max
+        request.cachePolicy = .reloadIgnoringCache
+        let partial = PartialDownload(destination: destination)
+        let resumable = partial.resumable(for: request.url)
+        if let resumable {
+            request.head.headerFields[.range] = "bytes=\(resumable.offset)-"
+            request.head.headerFields[.ifRange] = resumable.validator
+        }
+        let writer = DownloadWriter(
+            partial: partial,
+            url: request.url,
+            resumeOffset: resumable?.offset ?? 0,
+            progress: progress
+        )
+        let pipeline = Self.pipeline(
+            to: FileSinkTransport(base: transport, writer: writer),
+            configuration: configuration,
+            middleware: configuration.middleware.filter { !($0 is Caching) }
+        )
+        let response: RawResponse
+        do {
+            response = try await pipeline(request)
+        } catch .cancelled {
+            writer.close()
+            partial.discard()
+            throw .cancelled
+        } catch {
+            writer.close()  // what arrived stays, for resuming
+            throw error
+        }
+        switch response.status {
+        case 200, 206:
+            try writer.finish()
+            try partial.complete()
+            let (bytes, _) = writer.totals
+            return DownloadResult(
+                file: destination,
+                bytes: bytes,
+                resumedFrom: response.status == 206 ? writer.resumeOffset : 0,
+                head: response.head
+            )
+        case 416 where resumable != nil:
+            // The part on disk is not a prefix of what the server has now: start over.
+            partial.discard()
+            return try await download(endpoint, to: destination, progress: progress)
+        default:
+            writer.close()
+            throw Self.failure(for: response, request: request.summary)
+        }
+    }
+}

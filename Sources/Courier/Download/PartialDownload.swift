@@ -1,0 +1,54 @@
+import Foundation
+
+/// An interrupted download kept for resuming: the bytes so far in `<file>.download` and what
+/// is needed to ask for the rest in `<file>.download.json` (the URL, and the validator that
+/// proves the rest belongs to the same file).
+struct PartialDownload: Sendable {
+    struct Metadata: Codable, Sendable, Equatable {
+        var url: String
+        /// A strong entity tag or a Last-Modified date, for `If-Range`.
+        var validator: String?
+        var expectedBytes: Int64?
+    }
+
+    let destination: URL
+    var data: URL { destination.appendingPathExtension("download") }
+    var metadata: URL { destination.appendingPathExtension("download.json") }
+
+    /// How many bytes can be resumed for `url`, with the validator to send; `nil` (and the
+    /// leftovers removed) when there is nothing usable: no partial file, another URL, or no
+    /// validator to make the resumption safe.
+    func resumable(for url: String) -> (offset: Int64, validator: String)? {
+        guard let bytes = try? Data(contentsOf: metadata),
+            let saved = try? JSONDecoder().decode(Metadata.self, from: bytes),
+            saved.url == url, let validator = saved.validator,
+            let size = (try? FileManager.default.attributesOfItem(atPath: data.path))?[.size] as? Int64, size > 0
+        else {
+            discard()
+            return nil
+        }
+        return (size, validator)
+    }
+
+    func save(_ metadata: Metadata) throws(RequestError) {
+        do {
+            try JSONEncoder().encode(metadata).write(to: self.metadata, options: .atomic)
+        } catch {
+            throw .fileSystem(path: self.metadata.path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// Moves the finished bytes into place in one step and forgets the metadata.
+    func complete() throws(RequestError) {
+        guard rename(data.path, destination.path) == 0 else {
+            throw .fileSystem(path: destination.path, reason: String(cString: strerror(errno)))
+        }
+        try? FileManager.default.removeItem(at: metadata)
+    }
+
+    /// Removes the partial bytes and their metadata.
+    func discard() {
+        try? FileManager.default.removeItem(at: data)
+        try? FileManager.default.removeItem(at: metadata)
+    }
+}

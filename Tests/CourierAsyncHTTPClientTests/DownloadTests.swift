@@ -1,0 +1,158 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// Downloads to files through the AsyncHTTPClient transport, against the loopback server's
+/// `/file/{name}` route (ranges, If-Range, dropped connections).
+struct DownloadTests {
+    /// The bytes `/file/{name}?bytes=count` serves.
+    static func expected(_ count: Int, from start: Int = 0) -> Data {
+        Data((start..<count).map { UInt8($0 % 251) })
+    }
+
+    static func withClient(_ body: @Sendable (TestServer, HTTPClient, URL) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("downloads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.withRunning { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                try await body(server, HTTPClient(transport: transport), directory)
+            }
+        }
+    }
+
+    @Test func streamsTheBodyToTheFileAndReportsProgress() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("a.bin")
+            let reports = Mutex<[DownloadProgress]>([])
+            let result = try await client.download(Endpoint(url: server.url("/file/a?bytes=1000000")), to: destination)
+            {
+                progress in reports.withLock { $0.append(progress) }
+            }
+            #expect(result.bytes == 1_000_000)
+            #expect(result.resumedFrom == 0)
+            #expect(try Data(contentsOf: destination) == Self.expected(1_000_000))
+            let progress = reports.withLock { $0 }
+            #expect(progress.count > 1)
+            #expect(progress.last == DownloadProgress(bytesReceived: 1_000_000, expectedBytes: 1_000_000))
+            #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.bytesReceived < $1.bytesReceived })
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a.bin"])
+        }
+    }
+
+    @Test func anInterruptedDownloadResumesWhereItStopped() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("b.bin")
+            let endpoint = Endpoint<Data>(url: server.url("/file/b?bytes=3000000&drop_once=1000000"))
+            let error = await #expect(throws: RequestError.self) {
+                try await client.download(endpoint, to: destination)
+            }
+            #expect(error?.transportFailure?.kind == .connectionLost)
+            #expect(!FileManager.default.fileExists(atPath: destination.path))
+            let partial = try Data(contentsOf: destination.appendingPathExtension("download"))
+            #expect(partial == Self.expected(partial.count))
+            #expect(partial.count > 0 && partial.count <= 1_000_000)
+
+            let result = try await client.download(endpoint, to: destination)
+            #expect(result.resumedFrom == Int64(partial.count))
+            #expect(result.bytes == 3_000_000)
+            #expect(result.head.status == .partialContent)
+            #expect(try Data(contentsOf: destination) == Self.expected(3_000_000))
+            #expect(await server.events.hitCount("b:range") == 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["b.bin"])
+        }
+    }
+
+    @Test func aChangedFileIsDownloadedAgainFromTheStart() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("c.bin")
+            let endpoint = Endpoint<Data>(url: server.url("/file/c?bytes=500000&drop_once=200000"))
+            _ = try? await client.download(endpoint, to: destination)
+            // The server's file is now another version: its tag no longer matches the one saved.
+            let metadata = destination.appendingPathExtension("download.json")
+            let saved = String(decoding: try Data(contentsOf: metadata), as: UTF8.self)
+            try Data(saved.replacingOccurrences(of: "v1", with: "v0").utf8).write(to: metadata)
+
+            let result = try await client.download(endpoint, to: destination)
+            #expect(result.resumedFrom == 0)
+            #expect(result.head.status == .ok)
+            #expect(try Data(contentsOf: destination) == Self.expected(500_000))
+        }
+    }
+
+    @Test func aPartBeyondTheFileStartsOver() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("d.bin")
+            let url = server.url("/file/d?bytes=1000").absoluteString
+            try Data(repeating: 7, count: 5000).write(to: destination.appendingPathExtension("download"))
+            try Data(#"{"url":"\#(url)","validator":"\"v1\""}"#.utf8)
+                .write(to: destination.appendingPathExtension("download.json"))
+            let result = try await client.download(Endpoint(url: URL(string: url)!), to: destination)
+            #expect(result.resumedFrom == 0)
+            #expect(try Data(contentsOf: destination) == Self.expected(1000))
+        }
+    }
+
+    @Test func cancellingRemovesThePartialFile() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("e.bin")
+            let started = AsyncStream.makeStream(of: Void.self)
+            let task = Task {
+                try await client.download(Endpoint(url: server.url("/file/e?bytes=200000000")), to: destination) { _ in
+                    started.continuation.yield()
+                }
+            }
+            var iterator = started.stream.makeAsyncIterator()
+            _ = await iterator.next()
+            task.cancel()
+            let outcome = await task.result
+            #expect(throws: RequestError.self) { try outcome.get() }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        }
+    }
+
+    @Test func statusErrorsAreTheEnginesAndLeaveNoFile() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("missing.bin")
+            let error = await #expect(throws: RequestError.self) {
+                try await client.download(Endpoint(url: server.url("/missing")), to: destination)
+            }
+            #expect(error?.httpFailure?.status == 404)
+            #expect(
+                error?.message.hasSuffix("The server said: 404 Not Found Not Found The page you asked for is not here.")
+                    == true
+            )
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        }
+    }
+
+    @Test func redirectsAreFollowed() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("f.bin")
+            let target = "/file/f?bytes=70000".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let result = try await client.download(
+                Endpoint(url: server.url("/redirect-to?url=\(target)")),
+                to: destination
+            )
+            #expect(result.bytes == 70_000)
+            #expect(try Data(contentsOf: destination) == Self.expected(70_000))
+        }
+    }
+
+    @Test func anUnwritableDestinationIsAFileSystemError() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("no/such/dir/g.bin")
+            let error = await #expect(throws: RequestError.self) {
+                try await client.download(Endpoint(url: server.url("/file/g?bytes=10")), to: destination)
+            }
+            #expect(
+                error?.message
+                    == "Could not use \(destination.path).download: No such file or directory. Check that its directory exists, is writable and has free space."
+            )
+        }
+    }
+}
