@@ -52,12 +52,7 @@ struct Get: AsyncParsableCommand {
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and header fields before the body.")
     var include = false
 
-    @Option(
-        name: .customLong("allow-http"),
-        help:
-            "Allow cleartext http:// to this host ('*.example.com' for its subdomains too). Repeatable. Loopback is always allowed."
-    )
-    var allowHTTP: [String] = []
+    @OptionGroup var security: SecurityOptions
 
     @Option(help: "Give up after this many seconds.")
     var timeout: Double = 30
@@ -143,20 +138,7 @@ struct Get: AsyncParsableCommand {
         guard scheme == "http" || scheme == "https" else {
             throw CommandFailure("'\(self.url)' is not an http or https URL.", status: .usage)
         }
-        var fields = HTTPFields()
-        for header in headers {
-            guard let colon = header.firstIndex(of: ":"),
-                let name = HTTPField.Name(String(header[..<colon]).trimmingCharacters(in: .whitespaces))
-            else {
-                throw CommandFailure("-H '\(header)' is not a header field: write it as 'Name: value'.", status: .usage)
-            }
-            fields.append(
-                HTTPField(
-                    name: name,
-                    value: String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-                )
-            )
-        }
+        let fields = try HTTPFields(commandLine: headers)
         let body = try data.map(makeBody)
         let methodName = (method ?? (body == nil ? "GET" : "POST")).uppercased()
         guard let method = HTTPRequest.Method(methodName) else {
@@ -187,13 +169,7 @@ struct Get: AsyncParsableCommand {
     }
 
     private func makeConfiguration() throws -> HTTPClient.Configuration {
-        var policy = TransportSecurityPolicy.default
-        for host in allowHTTP {
-            policy =
-                host.hasPrefix("*.")
-                ? policy.allowingInsecureHTTP(to: String(host.dropFirst(2)), includingSubdomains: true)
-                : policy.allowingInsecureHTTP(to: host)
-        }
+        let policy = security.policy
         var middleware: [any Middleware] = []
         if verbose {
             var logger = Logger(label: "courier") { label in StreamLogHandler.standardError(label: label) }

@@ -235,10 +235,8 @@ enum TestRoutes {
                 while position < size {
                     let count = min(64 << 10, size - position, dropAfter.map { $0 - sent } ?? Int.max)
                     if count <= 0 { throw CancellationError() }  // the connection closes mid-body
-                    var buffer = ByteBuffer()
-                    buffer.reserveCapacity(count)
-                    for index in position..<(position + count) { buffer.writeInteger(UInt8(index % 251)) }
-                    try await writer.write(buffer)
+                    let offset = position % 251
+                    try await writer.write(filePattern.getSlice(at: offset, length: count) ?? ByteBuffer())
                     position += count
                     sent += count
                 }
@@ -246,6 +244,9 @@ enum TestRoutes {
             }
         )
     }
+
+    /// Bytes i % 251 for i from 0, long enough for a 64 KiB write starting anywhere in the cycle.
+    static let filePattern = ByteBuffer(bytes: (0..<((64 << 10) + 251)).map { UInt8($0 % 251) })
 
     static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(

@@ -1,0 +1,73 @@
+import Courier
+import Foundation
+import Synchronization
+
+/// A one-line progress bar for standard error: bar, percentage, bytes and speed, redrawn in
+/// place at most ten times a second. Nothing is drawn when standard error is not a terminal.
+final class ProgressBar: Sendable {
+    private struct State {
+        var lastDraw: ContinuousClock.Instant?
+        var drewSomething = false
+    }
+
+    private let start = ContinuousClock.now
+    private let startBytes: Int64
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private let state = Mutex(State())
+
+    init(startBytes: Int64 = 0) {
+        self.startBytes = startBytes
+    }
+
+    /// Redraws the bar for `progress`, unless it was drawn less than 0.1 s ago.
+    func update(_ progress: DownloadProgress) {
+        guard isTerminal else { return }
+        let now = ContinuousClock.now
+        let shouldDraw = state.withLock { state in
+            if let last = state.lastDraw, now - last < .milliseconds(100), progress.fractionCompleted != 1 {
+                return false
+            }
+            state.lastDraw = now
+            state.drewSomething = true
+            return true
+        }
+        guard shouldDraw else { return }
+        Terminal.write(
+            Data(("\r" + Self.line(progress, elapsed: now - start, startBytes: startBytes)).utf8),
+            to: .standardError
+        )
+    }
+
+    /// Ends the bar's line, if one was drawn.
+    func finish() {
+        if state.withLock({ $0.drewSomething }) { Terminal.write(Data("\n".utf8), to: .standardError) }
+    }
+
+    /// `[##########----------]  50%  5.0 MB of 10.0 MB  2.1 MB/s`.
+    static func line(_ progress: DownloadProgress, elapsed: Duration, startBytes: Int64 = 0) -> String {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let speed = seconds > 0 ? Double(progress.bytesReceived - startBytes) / seconds : 0
+        let rate = "\(byteCount(Int64(speed)))/s"
+        guard let fraction = progress.fractionCompleted, let total = progress.expectedBytes else {
+            return "\(byteCount(progress.bytesReceived))  \(rate)"
+        }
+        let width = 20
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let percent = String(Int((fraction * 100).rounded(.down)))
+        let paddedPercent = String(repeating: " ", count: max(0, 3 - percent.count)) + percent
+        return "[\(bar)] \(paddedPercent)%  \(byteCount(progress.bytesReceived)) of \(byteCount(total))  \(rate)"
+    }
+
+    /// "512 B", "1.5 KB", "27.0 MB", "1.0 GB" (decimal units).
+    static func byteCount(_ bytes: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}
