@@ -1,6 +1,7 @@
 import ArgumentParser
 import Courier
 import CourierAsyncHTTPClient
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Logging
@@ -72,6 +73,12 @@ struct Get: AsyncParsableCommand {
     @Flag(help: "With --cache: answer from the cache only, never the network (504 when nothing is stored).")
     var offline = false
 
+    @Option(
+        help:
+            "Record the exchange (credentials redacted) in this cassette file, adding to it if it exists; serve it with courier replay."
+    )
+    var record: String?
+
     @Option(help: "The transport: async-http-client (default) or urlsession.")
     var transport: TransportChoice = .asyncHTTPClient
 
@@ -96,21 +103,33 @@ struct Get: AsyncParsableCommand {
 
     func run() async throws {
         let endpoint = try makeEndpoint()
-        let configuration = try makeConfiguration()
+        let recorder = try makeRecorder()
+        let configuration = try makeConfiguration(recorder: recorder)
         switch transport {
         case .asyncHTTPClient:
             let settings = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(min(timeout, 10)))
             try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
-                try await run(endpoint, with: HTTPClient(transport: transport, configuration: configuration))
+                try await run(endpoint, with: HTTPClient(transport: transport, configuration: configuration), recorder)
             }
         case .urlSession:
             let transport = URLSessionTransport()
             defer { transport.invalidate() }
-            try await run(endpoint, with: HTTPClient(transport: transport, configuration: configuration))
+            try await run(endpoint, with: HTTPClient(transport: transport, configuration: configuration), recorder)
         }
     }
 
-    /// Sends the endpoint and prints the response, or with `--curl` prints what would be sent.
+    /// Sends the endpoint and prints the response, or with `--curl` prints what would be sent;
+    /// saves what `recorder` recorded, whatever the outcome.
+    private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient, _ recorder: CassetteRecorder?) async throws {
+        do {
+            try await run(endpoint, with: client)
+        } catch {
+            try saveRecording(recorder)
+            throw error
+        }
+        try saveRecording(recorder)
+    }
+
     private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws {
         do {
             if curl {
@@ -168,9 +187,30 @@ struct Get: AsyncParsableCommand {
         return .data(bytes, contentType: isJSON ? "application/json" : "application/x-www-form-urlencoded")
     }
 
-    private func makeConfiguration() throws -> HTTPClient.Configuration {
+    /// A recorder adding to the `--record` cassette, if one was asked for.
+    private func makeRecorder() throws -> CassetteRecorder? {
+        guard let record else { return nil }
+        let file = URL(fileURLWithPath: record)
+        guard FileManager.default.fileExists(atPath: file.path) else { return CassetteRecorder() }
+        do {
+            return CassetteRecorder(appendingTo: try Cassette.load(from: file))
+        } catch {
+            throw CommandFailure("\(error.description) Pass a new file or a cassette courier wrote.", status: .usage)
+        }
+    }
+
+    private func saveRecording(_ recorder: CassetteRecorder?) throws {
+        guard let recorder, let record else { return }
+        do {
+            try recorder.cassette.write(to: URL(fileURLWithPath: record))
+        } catch {
+            throw CommandFailure(error.description, status: .usage)
+        }
+    }
+
+    private func makeConfiguration(recorder: CassetteRecorder?) throws -> HTTPClient.Configuration {
         let policy = security.policy
-        var middleware: [any Middleware] = []
+        var middleware: [any Middleware] = recorder.map { [$0] } ?? []
         if verbose {
             var logger = Logger(label: "courier") { label in StreamLogHandler.standardError(label: label) }
             logger.logLevel = .trace

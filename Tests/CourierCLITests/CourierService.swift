@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// `courier serve` running in the background, on a free port of 127.0.0.1.
+/// A `courier` server command (`serve`, `replay`) running in the background on a free port of
+/// 127.0.0.1: the address is read from its first line of output.
 // @unchecked: `Process` and `Pipe` are not marked Sendable. All three are assigned once in
 // `init` and never replaced; afterwards only `stop` reads the pipes (once, on one thread) and
 // `deinit` terminates, so no two threads use one of them at the same time.
@@ -14,11 +15,16 @@ final class CourierService: @unchecked Sendable {
 
     /// Starts `courier serve --port 0` with `arguments` and waits for its first line.
     static func start(_ arguments: [String] = []) async throws -> CourierService {
+        try await start(command: ["serve", "--port", "0"] + arguments)
+    }
+
+    /// Starts `courier` with `command` (which must listen on port 0) and waits for its first line.
+    static func start(command: [String]) async throws -> CourierService {
         let executable = try Courier.executable()
         return try await withCheckedThrowingContinuation { continuation in
             // Reading blocks: do it on a thread of its own, away from the concurrency pool.
             Thread {
-                continuation.resume(with: Result { try CourierService(executable, arguments) })
+                continuation.resume(with: Result { try CourierService(executable, command) })
             }.start()
         }
     }
@@ -26,7 +32,7 @@ final class CourierService: @unchecked Sendable {
     private init(_ executable: URL, _ arguments: [String]) throws {
         process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--port", "0"] + arguments
+        process.arguments = arguments
         output = Pipe()
         errors = Pipe()
         process.standardOutput = output
@@ -42,7 +48,7 @@ final class CourierService: @unchecked Sendable {
             let url = URL(string: String(text[range]))
         else {
             process.terminate()
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "serve printed: \(text)"])
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "courier printed: \(text)"])
         }
         self.url = url
     }

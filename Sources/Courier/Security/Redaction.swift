@@ -1,9 +1,9 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 
 /// Hides secrets in header fields and URLs before they reach logs, cURL commands or messages.
-enum Redaction {
-    static let placeholder = "REDACTED"
+package enum Redaction {
+    package static let placeholder = "REDACTED"
 
     /// Header fields whose values are credentials.
     static let secretHeaders: Set<HTTPField.Name> = [
@@ -20,7 +20,7 @@ enum Redaction {
     static func isSecret(_ name: HTTPField.Name) -> Bool { secretHeaders.contains(name) }
 
     /// The field's value, or `REDACTED` when it is a credential and `redacting` is on.
-    static func displayedValue(of field: HTTPField, redacting: Bool = true) -> String {
+    package static func displayedValue(of field: HTTPField, redacting: Bool = true) -> String {
         redacting && isSecret(field.name) ? placeholder : field.value
     }
 
@@ -30,7 +30,7 @@ enum Redaction {
     }
 
     /// The URL with the values of secret query items and any user:password replaced.
-    static func redactingURL(_ url: String) -> String {
+    package static func redactingURL(_ url: String) -> String {
         var url = Substring(url)
         var fragment: Substring = ""
         if let hash = url.firstIndex(of: "#") {

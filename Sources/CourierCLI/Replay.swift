@@ -1,0 +1,100 @@
+import ArgumentParser
+import CourierTesting
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `courier replay CASSETTE…`: recorded responses served on 127.0.0.1, so a program can run
+/// against them offline.
+struct Replay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the responses recorded in cassettes (courier get --record) on 127.0.0.1.",
+        discussion: """
+            A request gets the recorded response of the same method, path, query and body, whatever \
+            host it was recorded from; repeated requests replay in recorded order. A request with \
+            no recording gets 404 naming it. Ctrl-C stops it.
+
+            Examples:
+              courier get https://api.example.com/movies --record movies.json
+              courier replay movies.json --port 9000
+              courier get http://127.0.0.1:9000/movies
+            """
+    )
+
+    @Argument(help: "Cassette files (JSON) to serve; their recordings are combined.")
+    var cassettes: [String]
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 8080
+
+    func validate() throws {
+        guard !cassettes.isEmpty else { throw ValidationError("Give at least one cassette file.") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
+    }
+
+    func run() async throws {
+        var combined = Cassette()
+        for path in cassettes {
+            do {
+                combined.interactions += try Cassette.load(from: URL(fileURLWithPath: path)).interactions
+            } catch {
+                throw CommandFailure(error.description, status: .usage)
+            }
+        }
+        let player = CassettePlayer(combined)
+        let count = combined.interactions.count
+        let (host, port) = (host, port)
+        let app = Application(
+            responder: CallbackResponder<BasicRequestContext> { request, _ in
+                try await Self.respond(to: request, with: player)
+            },
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                Terminal.output("Replaying \(count) recorded exchanges on http://\(host):\(bound). Ctrl-C stops it.")
+            },
+            logger: Logger(label: "courier.replay") { _ in SwiftLogNoOpLogHandler() }
+        )
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CommandFailure(
+                "Cannot listen on \(host):\(port): the port is in use: stop the other server or pass another --port.",
+                status: .network
+            )
+        }
+        Terminal.output("Stopped.")
+    }
+
+    /// Header fields the server sets itself for the body it sends.
+    private static let framing: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .connection]
+
+    static func respond(to request: Request, with player: CassettePlayer) async throws -> Response {
+        let body = Data((try await request.body.collect(upTo: 64 << 20)).readableBytesView)
+        let target = request.uri.description
+        guard let recorded = player.response(method: request.method.rawValue, target: target, body: body) else {
+            return Response(
+                status: .notFound,
+                headers: [.contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(
+                    byteBuffer: ByteBuffer(
+                        string:
+                            "courier replay: no recording of \(request.method) \(target) (the cassettes hold \(player.summary))\n"
+                    )
+                )
+            )
+        }
+        var headers = recorded.headerFields
+        for name in framing { headers[name] = nil }
+        return Response(
+            status: HTTPResponse.Status(code: recorded.status),
+            headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: recorded.body?.data ?? Data()))
+        )
+    }
+}

@@ -1,0 +1,57 @@
+public import Foundation
+import Synchronization
+
+/// Picks the recorded response for a request: the first interaction with the same method, URL
+/// and body that has not been replayed yet, else the last one that matches, so repeated
+/// requests replay in the order they were recorded.
+public final class CassettePlayer: Sendable {
+    /// The cassette played.
+    public let cassette: Cassette
+    private let used: Mutex<Set<Int>>
+
+    /// Plays `cassette`.
+    public init(_ cassette: Cassette) {
+        self.cassette = cassette
+        self.used = Mutex([])
+    }
+
+    /// The response recorded for `method` on the absolute `url` (secrets in it already
+    /// redacted) with `body`.
+    public func response(method: String, url: String, body: Data) -> Cassette.Response? {
+        play(method: method, body: body) { $0 == url }
+    }
+
+    /// The response recorded for `method` on a URL whose path and query are `target` (any
+    /// scheme and host), with `body`: for serving a cassette from another address.
+    public func response(method: String, target: String, body: Data) -> Cassette.Response? {
+        play(method: method, body: body) { Self.target(of: $0) == target }
+    }
+
+    /// "GET https://…, POST https://…": what the cassette holds, for error messages.
+    public var summary: String {
+        let recorded = cassette.interactions.map { "\($0.request.method) \($0.request.url)" }
+        return recorded.isEmpty ? "nothing" : recorded.joined(separator: ", ")
+    }
+
+    private func play(method: String, body: Data, url matches: (String) -> Bool) -> Cassette.Response? {
+        let candidates = cassette.interactions.indices.filter { index in
+            let request = cassette.interactions[index].request
+            return request.method == method && matches(request.url) && (request.body?.data ?? Data()) == body
+        }
+        let chosen = used.withLock { used -> Int? in
+            guard let chosen = candidates.first(where: { !used.contains($0) }) ?? candidates.last else { return nil }
+            used.insert(chosen)
+            return chosen
+        }
+        return chosen.map { cassette.interactions[$0].response }
+    }
+
+    /// The path and query of an absolute URL: everything from the first `/` after `://`.
+    static func target(of url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+        let target = String(rest[slash...])
+        return target.hasPrefix("?") ? "/" + target : target
+    }
+}
