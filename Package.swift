@@ -182,6 +182,8 @@ let package = Package(
             name: "CourierBenchmarks",
             dependencies: [
                 "Courier",
+                "CourierAsyncHTTPClient",
+                "CourierTestServer",
                 "CourierTesting",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -99,4 +99,6 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(request?.curlCommand())
         }
     }
+
+    cacheBenchmarks()
 }
