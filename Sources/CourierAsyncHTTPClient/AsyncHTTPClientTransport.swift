@@ -32,6 +32,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         public var maxConnectionsPerHost: Int
         /// How long an idle pooled connection is kept.
         public var idleTimeout: Duration
+        /// The longest wait for the next bytes of a response once it has started: a stalled
+        /// transfer then fails with ``Courier/TransportFailure/Kind/timedOut`` even where no total
+        /// timeout applies (downloads). `nil` waits for ever.
+        public var readTimeout: Duration?
         /// Whether the pool silently retries failed connection attempts until the connect timeout.
         ///
         /// Off by default: a refused connection then fails at once with
@@ -44,11 +48,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             connectTimeout: Duration = .seconds(10),
             maxConnectionsPerHost: Int = 8,
             idleTimeout: Duration = .seconds(60),
+            readTimeout: Duration? = .seconds(60),
             retriesConnectionEstablishment: Bool = false
         ) {
             self.connectTimeout = connectTimeout
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.idleTimeout = idleTimeout
+            self.readTimeout = readTimeout
             self.retriesConnectionEstablishment = retriesConnectionEstablishment
         }
     }
@@ -62,7 +68,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public init(configuration: Configuration = Configuration()) {
         var settings = AsyncHTTPClient.HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
+            timeout: .init(
+                connect: TimeAmount(configuration.connectTimeout),
+                read: configuration.readTimeout.map { TimeAmount($0) }
+            ),
             connectionPool: .init(
                 idleTimeout: TimeAmount(configuration.idleTimeout),
                 concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost

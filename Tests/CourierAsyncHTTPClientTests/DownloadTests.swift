@@ -67,6 +67,27 @@ struct DownloadTests {
         }
     }
 
+    @Test func aStalledTransferTimesOutAndResumesLater() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("downloads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.withRunning { server in
+            let settings = AsyncHTTPClientTransport.Configuration(readTimeout: .milliseconds(300))
+            try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
+                let client = HTTPClient(transport: transport)
+                let destination = directory.appendingPathComponent("stall.bin")
+                let endpoint = Endpoint<Data>(url: server.url("/file/stall?bytes=400000&stall_once=100000"))
+                let error = await #expect(throws: RequestError.self) {
+                    try await client.download(endpoint, to: destination)
+                }
+                #expect(error?.transportFailure?.kind == .timedOut)
+                let result = try await client.download(endpoint, to: destination)
+                #expect(result.resumedFrom > 0)
+                #expect(try Data(contentsOf: destination) == Self.expected(400_000))
+            }
+        }
+    }
+
     @Test func aChangedFileIsDownloadedAgainFromTheStart() async throws {
         try await Self.withClient { server, client, directory async throws in
             let destination = directory.appendingPathComponent("c.bin")

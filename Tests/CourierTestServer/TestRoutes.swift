@@ -196,7 +196,8 @@ enum TestRoutes {
     /// A file of `bytes` bytes (byte i is i % 251) with the strong tag `etag` (default
     /// `"v1"`), sent in 64 KiB writes. `Range: bytes=N-` gets a 206 of the rest when `If-Range`
     /// is absent or names the tag, else the whole file (200). `drop_once=M` closes the
-    /// connection after M bytes the first time `name` is asked for; `ranges=no` ignores Range.
+    /// connection after M bytes the first time `name` is asked for, `stall_once=M` goes silent
+    /// after M bytes that time; `ranges=no` ignores Range.
     /// Requests are counted under `name`, and `name:range` for a 206.
     static func file(
         _ request: Request,
@@ -225,6 +226,7 @@ enum TestRoutes {
         headers[.contentLength] = String(size - start)
         if start > 0 { headers[.contentRange] = "bytes \(start)-\(size - 1)/\(size)" }
         let dropAfter = hit == 1 ? query.get("drop_once", as: Int.self) : nil
+        let stallAfter = hit == 1 ? query.get("stall_once", as: Int.self) : nil
         let first = start
         return Response(
             status: start > 0 ? .partialContent : .ok,
@@ -233,7 +235,15 @@ enum TestRoutes {
                 var position = first
                 var sent = 0
                 while position < size {
-                    let count = min(64 << 10, size - position, dropAfter.map { $0 - sent } ?? Int.max)
+                    let count = min(
+                        64 << 10,
+                        size - position,
+                        dropAfter.map { $0 - sent } ?? Int.max,
+                        stallAfter.map { $0 - sent } ?? Int.max
+                    )
+                    if count <= 0, stallAfter != nil {
+                        try await Task.sleep(for: .seconds(60))  // silent until the client gives up
+                    }
                     if count <= 0 { throw CancellationError() }  // the connection closes mid-body
                     let offset = position % 251
                     try await writer.write(filePattern.getSlice(at: offset, length: count) ?? ByteBuffer())
