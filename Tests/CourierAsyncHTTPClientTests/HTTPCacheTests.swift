@@ -170,6 +170,55 @@ struct HTTPCacheTests {
         }
     }
 
+    // MARK: - Stale on errors
+
+    @Test func aStaleResponseIsServedWhenTheOriginIsUnreachable() async throws {
+        let cache = try HTTPCache()
+        let clock = TestClock()
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            let client = HTTPClient(
+                transport: transport,
+                configuration: .init(middleware: [Caching(cache, now: { clock.now })])
+            )
+            let paths = [
+                "/cacheable/gone?cc=max-age%3D10", "/cacheable/strictgone?cc=max-age%3D10%2C%20must-revalidate",
+            ]
+            let urls = try await TestServer.withRunning { server in
+                var urls: [URL] = []
+                for path in paths {
+                    urls.append(server.url(path))
+                    _ = try await client.send(client.prepare(Endpoint<Data>(url: server.url(path))))
+                }
+                return urls
+            }
+            clock.advance(by: 60)
+            // The server has stopped: its port refuses connections.
+            let stale = try await client.send(client.prepare(Endpoint<Data>(url: urls[0])))
+            #expect(stale.cacheOutcome == .stale)
+            #expect(String(decoding: stale.body, as: UTF8.self) == "gone #1")
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(client.prepare(Endpoint<Data>(url: urls[1])))
+            }
+            #expect(error?.transportFailure?.kind == .connectionRefused)
+        }
+    }
+
+    @Test func staleIfErrorCoversServerErrors() async throws {
+        try await Self.withHarness { harness in
+            let allowed = "/cacheable/sie?cc=max-age%3D10%2C%20stale-if-error%3D600&fail_after=1"
+            let plain = "/cacheable/nosie?cc=max-age%3D10&fail_after=1"
+            _ = try await harness.get(allowed)
+            _ = try await harness.get(plain)
+            harness.clock.advance(by: 60)
+            let served = try await harness.get(allowed)
+            #expect(served.cacheOutcome == .stale)
+            #expect(harness.text(served) == "sie #1")
+            let failed = try await harness.get(plain)
+            #expect(failed.status == 503)
+            #expect(await harness.hits("sie") == 2)
+        }
+    }
+
     // MARK: - What is stored
 
     @Test func noStoreAndAuthorizationKeepResponsesOut() async throws {

@@ -129,7 +129,8 @@ enum TestRoutes {
 
     /// A response whose caching header fields come from the query: `cc` (Cache-Control), `etag`,
     /// `lm` (Last-Modified, seconds before the server process started), `expires` (seconds from now; `expires_raw` verbatim),
-    /// `date` (Date, seconds from now), `age` (on full responses only, as an origin sends it), `vary`, `status`, `location`, `content_location`.
+    /// `date` (Date, seconds from now), `age` (on full responses only, as an origin sends it),
+    /// `fail_after` (answer 503 "down" once `<key>` has been hit that many times), `vary`, `status`, `location`, `content_location`.
     /// The body, `<key> #<hit>` plus the values of the `vary` fields, tells a test whether the
     /// origin answered. `If-None-Match` naming the tag, or `If-Modified-Since` not before `lm`,
     /// gets a 304 (counted under `<key>:304`).
@@ -189,7 +190,11 @@ enum TestRoutes {
         }
         headers[.contentType] = "text/plain"
         set(.age, query.get("age"))
-        let status = HTTPResponse.Status(code: query.get("status", as: Int.self) ?? 200)
+        var status = HTTPResponse.Status(code: query.get("status", as: Int.self) ?? 200)
+        if let failAfter = query.get("fail_after", as: Int.self), hit > failAfter {
+            status = .serviceUnavailable
+            body = "down"
+        }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 

@@ -30,6 +30,9 @@ struct CacheControl: Sendable, Equatable {
     var isPublic = false
     /// `must-revalidate`: once stale, never used without successful validation.
     var mustRevalidate = false
+    /// `proxy-revalidate`: `must-revalidate` for shared caches; a private cache still never
+    /// serves it stale on an error.
+    var proxyRevalidate = false
     /// `immutable` (RFC 8246): a fresh response will not change; no need to revalidate on reload.
     var immutable = false
     /// `only-if-cached`: the request wants a stored response or a 504, never the network.
@@ -66,7 +69,8 @@ struct CacheControl: Sendable, Equatable {
         case "no-store": noStore = true
         case "private": isPrivate = true
         case "public": isPublic = true
-        case "must-revalidate", "proxy-revalidate": mustRevalidate = mustRevalidate || name == "must-revalidate"
+        case "must-revalidate": mustRevalidate = true
+        case "proxy-revalidate": proxyRevalidate = true
         case "immutable": immutable = true
         case "only-if-cached": onlyIfCached = true
         default: break

@@ -115,15 +115,23 @@ public struct Caching: Middleware {
         let hasOwnConditions =
             request.head.headerFields[.ifNoneMatch] != nil || request.head.headerFields[.ifModifiedSince] != nil
         let conditions = CacheValidation.conditionalFields(for: selected.head)
-        guard !conditions.isEmpty, !hasOwnConditions else {
-            return try await fetch(request, key: key, stored: stored, next: next)
-        }
         var conditional = request
-        conditional.head.headerFields.append(contentsOf: conditions)
+        if !hasOwnConditions { conditional.head.headerFields.append(contentsOf: conditions) }
         let sentAt = now()
-        let response = try await next(conditional)
+        let response: RawResponse
+        do {
+            response = try await next(conditional)
+        } catch {
+            if let stale = staleAnswer(selected, for: request, afterFailure: error) { return stale }
+            throw error
+        }
         let receivedAt = now()
-        guard response.status == 304 else {
+        if (500..<600).contains(response.status),
+            let stale = staleAnswer(selected, for: request, afterStatus: response.status)
+        {
+            return stale
+        }
+        guard response.status == 304, !conditions.isEmpty, !hasOwnConditions else {
             return remember(response, for: request, key: key, stored: stored, sentAt: sentAt, receivedAt: receivedAt)
         }
         var updated = stored
@@ -138,6 +146,53 @@ public struct Caching: Middleware {
         }
         guard let refreshed, refreshed.responseTime == receivedAt else { return response }
         return answer(refreshed, outcome: .revalidated, isHead: request.head.method == .head)
+    }
+
+    // MARK: - Serving stale on errors
+
+    /// The stale stored response in place of a failed request, where that is allowed (RFC 9111
+    /// §4.2.4): the origin could not be reached, and nothing in the stored response
+    /// (`must-revalidate`, `proxy-revalidate`, `no-cache`, `s-maxage`) or the request
+    /// (`no-cache`) forbids it.
+    private func staleAnswer(
+        _ stored: CachedResponse,
+        for request: PreparedRequest,
+        afterFailure error: RequestError
+    ) -> RawResponse? {
+        switch error.transportFailure?.kind {
+        case .connectionRefused?, .connectionLost?, .timedOut?, .hostNotFound?:
+            return staleAllowed(stored, for: request, window: nil) ? staleAnswer(stored, request) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The stale stored response in place of a 5xx answer, when `stale-if-error` (RFC 5861) in
+    /// the stored response or the request allows its staleness.
+    private func staleAnswer(
+        _ stored: CachedResponse,
+        for request: PreparedRequest,
+        afterStatus status: Int
+    ) -> RawResponse? {
+        let window =
+            CacheControl(request.head.headerFields[values: .cacheControl]).staleIfError
+            ?? CacheControl(stored.head.headerFields[values: .cacheControl]).staleIfError
+        guard let window, staleAllowed(stored, for: request, window: window) else { return nil }
+        return staleAnswer(stored, request)
+    }
+
+    private func staleAllowed(_ stored: CachedResponse, for request: PreparedRequest, window: Int?) -> Bool {
+        let control = CacheControl(stored.head.headerFields[values: .cacheControl])
+        if control.mustRevalidate || control.proxyRevalidate || control.noCache || control.sharedMaxAge != nil {
+            return false
+        }
+        if CacheControl(request.head.headerFields[values: .cacheControl]).noCache { return false }
+        guard let window else { return true }
+        return stored.freshness(now: now()).staleness <= Double(window)
+    }
+
+    private func staleAnswer(_ stored: CachedResponse, _ request: PreparedRequest) -> RawResponse {
+        answer(stored, outcome: .stale, isHead: request.head.method == .head)
     }
 
     // MARK: - Filling
