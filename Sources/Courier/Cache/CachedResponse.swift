@@ -42,12 +42,19 @@ struct CachedResponse: Sendable, Equatable {
     }
 }
 
-/// The part of a ``CachedResponse`` written as JSON on disk; the body follows it as raw bytes.
-struct CachedResponseRecord: Codable {
-    var head: HTTPResponse
-    var bodyLength: Int
-    var url: String
-    var requestTime: Date
-    var responseTime: Date
-    var selectingValues: [String: String?]
+extension CachedResponse: Codable {
+    /// Everything but the body, which the disk format stores after the JSON as raw bytes.
+    private enum CodingKeys: String, CodingKey {
+        case head, url, requestTime, responseTime, selectingValues
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        head = try container.decode(HTTPResponse.self, forKey: .head)
+        body = Data()
+        url = try container.decode(String.self, forKey: .url)
+        requestTime = try container.decode(Date.self, forKey: .requestTime)
+        responseTime = try container.decode(Date.self, forKey: .responseTime)
+        selectingValues = try container.decode([String: String?].self, forKey: .selectingValues)
+    }
 }

@@ -111,23 +111,20 @@ final class DiskCacheStore: Sendable {
 
     // MARK: - Format
 
+    /// The JSON part of an entry: the responses without their bodies, and the bodies' lengths.
+    private struct Metadata: Codable {
+        var responses: [CachedResponse]
+        var bodyLengths: [Int]
+    }
+
     static func encode(_ variants: [CachedResponse], key: String) -> Data? {
-        let records = variants.map { variant in
-            CachedResponseRecord(
-                head: variant.head,
-                bodyLength: variant.body.count,
-                url: variant.url,
-                requestTime: variant.requestTime,
-                responseTime: variant.responseTime,
-                selectingValues: variant.selectingValues
-            )
-        }
-        guard let metadata = try? JSONEncoder().encode(records) else { return nil }
+        let metadata = Metadata(responses: variants, bodyLengths: variants.map(\.body.count))
+        guard let json = try? JSONEncoder().encode(metadata) else { return nil }
         var bytes = magic
         appendLength(key.utf8.count, to: &bytes)
         bytes.append(contentsOf: key.utf8)
-        appendLength(metadata.count, to: &bytes)
-        bytes.append(contentsOf: metadata)
+        appendLength(json.count, to: &bytes)
+        bytes.append(contentsOf: json)
         for variant in variants { bytes.append(contentsOf: variant.body) }
         let checksum = FNV1a.hash(bytes)
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: checksum >> shift)) }
@@ -145,27 +142,20 @@ final class DiskCacheStore: Sendable {
             Array(content[offset..<(offset + keyLength)]) == Array(key.utf8)
         else { return nil }
         offset += keyLength
-        guard let metadataLength = readLength(content, &offset), offset + metadataLength <= content.endIndex,
-            let records = try? JSONDecoder().decode(
-                [CachedResponseRecord].self,
-                from: Data(content[offset..<(offset + metadataLength)])
-            )
+        guard let jsonLength = readLength(content, &offset), offset + jsonLength <= content.endIndex,
+            let metadata = try? JSONDecoder().decode(
+                Metadata.self,
+                from: Data(content[offset..<(offset + jsonLength)])
+            ),
+            metadata.responses.count == metadata.bodyLengths.count
         else { return nil }
-        offset += metadataLength
-        var variants: [CachedResponse] = []
-        for record in records {
-            guard record.bodyLength >= 0, offset + record.bodyLength <= content.endIndex else { return nil }
-            variants.append(
-                CachedResponse(
-                    head: record.head,
-                    body: Data(content[offset..<(offset + record.bodyLength)]),
-                    url: record.url,
-                    requestTime: record.requestTime,
-                    responseTime: record.responseTime,
-                    selectingValues: record.selectingValues
-                )
-            )
-            offset += record.bodyLength
+        offset += jsonLength
+        var variants = metadata.responses
+        for index in variants.indices {
+            let length = metadata.bodyLengths[index]
+            guard length >= 0, offset + length <= content.endIndex else { return nil }
+            variants[index].body = Data(content[offset..<(offset + length)])
+            offset += length
         }
         return offset == content.endIndex ? variants : nil
     }
