@@ -72,7 +72,7 @@ struct DownloadTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try await TestServer.withRunning { server in
-            let settings = AsyncHTTPClientTransport.Configuration(readTimeout: .milliseconds(300))
+            let settings = AsyncHTTPClientTransport.Configuration(readTimeout: .seconds(2))
             try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
                 let client = HTTPClient(transport: transport)
                 let destination = directory.appendingPathComponent("stall.bin")

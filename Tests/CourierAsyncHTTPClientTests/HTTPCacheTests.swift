@@ -187,7 +187,9 @@ struct HTTPCacheTests {
                 var urls: [URL] = []
                 for path in paths {
                     urls.append(server.url(path))
-                    _ = try await client.send(client.prepare(Endpoint<Data>(url: server.url(path))))
+                    // No connection may stay open: the server stops while this client lives on.
+                    let endpoint = Endpoint<Data>(url: server.url(path), headers: [.connection: "close"])
+                    _ = try await client.send(client.prepare(endpoint))
                 }
                 return urls
             }
