@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "LibraryKit", targets: ["LibraryKit"]),
         .library(name: "LibraryServer", targets: ["LibraryServer"]),
+        .library(name: "Feeds", targets: ["Feeds"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     dependencies: [
@@ -83,12 +84,18 @@ let package = Package(
             resources: [.copy("Resources/Data"), .copy("Resources/Web"), .copy("Resources/openapi.json")],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "Feeds",
+            dependencies: ["Courier"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "CourierTesting",
+                "Feeds",
                 "LibraryKit",
                 "LibraryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,0 +1,74 @@
+import Courier
+import Foundation
+
+/// JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1).
+enum JSONFeedReader {
+    static func isJSONFeed(_ data: Data, contentType: String?) -> Bool {
+        let (mediaType, _) = FeedEncoding.parse(contentType)
+        if mediaType == "application/feed+json" { return true }
+        guard let first = data.first(where: { !XMLTokenizer.isSpace($0) }), first == UInt8(ascii: "{") else {
+            return false
+        }
+        return data.prefix(4096).range(of: Data("jsonfeed.org/version".utf8)) != nil
+    }
+
+    static func parse(_ data: Data, baseURL: URL?) throws(FeedError) -> Feed {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: data)
+        } catch {
+            throw FeedError("the JSON Feed is not valid JSON: \(error)")
+        }
+        func string(_ value: JSONValue?) -> String? { value?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
+        func url(_ value: JSONValue?) -> String? { string(value).flatMap { FeedBuilder.resolve($0, against: baseURL) } }
+        func people(_ object: JSONValue?) -> [Person] {
+            var values: [JSONValue] = []
+            if case .array(let list)? = object?["authors"] { values = list }
+            if let single = object?["author"] { values.append(single) }
+            return values.map { Person(name: string($0["name"]), uri: url($0["url"])) }
+        }
+        var feed = Feed(
+            version: "jsonfeed",
+            title: string(json["title"]).map(FeedText.collapsingWhitespace),
+            link: url(json["home_page_url"]),
+            subtitle: string(json["description"]).map(FeedText.collapsingWhitespace),
+            language: string(json["language"]),
+            authors: people(json)
+        )
+        if case .array(let items)? = json["items"] {
+            for item in items {
+                let html = string(item["content_html"])
+                feed.entries.append(
+                    Entry(
+                        id: string(item["id"]) ?? item["id"]?.formatted(compact: true),
+                        title: string(item["title"]).map(FeedText.plainText(fromHTML:)),
+                        link: url(item["url"]) ?? url(item["external_url"]),
+                        summary: string(item["summary"]) ?? html.map(FeedText.plainText(fromHTML:))
+                            ?? string(item["content_text"]),
+                        content: html ?? string(item["content_text"]),
+                        published: string(item["date_published"]).flatMap(FeedDate.parse),
+                        updated: string(item["date_modified"]).flatMap(FeedDate.parse),
+                        authors: people(item),
+                        categories: item["tags"].flatMap { tags in
+                            if case .array(let list) = tags { return list.compactMap(\.stringValue) }
+                            return nil
+                        } ?? [],
+                        enclosures: {
+                            guard case .array(let list)? = item["attachments"] else { return [] }
+                            return list.compactMap { attachment in
+                                url(attachment["url"]).map {
+                                    Enclosure(
+                                        url: $0,
+                                        type: string(attachment["mime_type"]),
+                                        length: attachment["size_in_bytes"]?.intValue
+                                    )
+                                }
+                            }
+                        }()
+                    )
+                )
+            }
+        }
+        return feed
+    }
+}
