@@ -54,6 +54,10 @@ struct FeedBuilder {
     private var feedTitleSet = false
     private var person: Person?
     private var personText = ""
+    /// The depth of the open entry element, and of the author element being read.
+    private var entryDepth = 0
+    private var personDepth = 0
+    private var feedID: String?
     private var rssVersion: String?
 
     init(documentBase: URL?) {
@@ -94,10 +98,16 @@ struct FeedBuilder {
             }
         }
         for attribute in rawAttributes where !attribute.name.hasPrefix("xmlns") {
-            attributes[qualifiedKey(attribute.name, prefixes: prefixes)] = attribute.value
+            let key =
+                attribute.name.contains(":")
+                ? qualifiedKey(attribute.name, prefixes: prefixes) : attribute.name.lowercased()
+            if attributes[key] == nil { attributes[key] = attribute.value }
         }
         let (uri, local) = resolve(qualifiedName, prefixes: prefixes, isElement: true)
-        let namespace = FeedNamespace(uri: uri)
+        var namespace = FeedNamespace(uri: uri)
+        // An unprefixed element in a namespace this does not know is read by its local name,
+        // as feedparser does (feeds invent namespace URIs for RSS and Atom).
+        if namespace == .other, !qualifiedName.contains(":") { namespace = .core }
         let parentBase = stack.last?.base ?? documentBase
         var base = parentBase
         if let xmlBase = attributes["xml:base"] {
@@ -106,7 +116,7 @@ struct FeedBuilder {
         let language = attributes["xml:lang"] ?? stack.last?.language
         let key: String =
             switch namespace {
-            case .core: local
+            case .core: local.lowercased()
             case .other: "?:" + local
             default: namespace.rawValue + ":" + local
             }
@@ -127,16 +137,38 @@ struct FeedBuilder {
         if stack.count == 1 { startRoot(element) }
         if key == "channel", feed.version == nil || feed.version == "rss" { detectRSS10(element) }
 
+        let parent = stack.count >= 2 ? stack[stack.count - 2] : nil
         let inEntry = entry != nil
-        switch key {
-        case "entry", "item":
-            guard !inEntry else { break }
+        // Fields count only as direct children of the entry, the feed or channel, or an author:
+        // a <title> inside <image>, <source> or <textinput> is not the entry's title.
+        let isEntryField = inEntry && stack.count == entryDepth + 1
+        let isFeedField = !inEntry && (parent.map { ["feed", "channel"].contains($0.key) } ?? false)
+        let isPersonField = person != nil && stack.count == personDepth + 1
+
+        if ["entry", "item"].contains(key), !inEntry {
             entry = Entry()
+            entryDepth = stack.count
             entryLink = LinkChoice()
             entryPermalink = nil
             entryTitleSet = false
             if let about = attributes["rdf:about"] { entry?.id = Self.resolve(about, against: base) }
-        case "link" where attributes["href"] != nil || attributes["rel"] != nil:
+            // CDF items carry their link and date as attributes.
+            if let href = attributes["href"] { entryLink.link = Self.resolve(href, against: base) }
+            if let date = attributes["lastmod"].flatMap(FeedDate.parse) { entry?.updated = date }
+            return
+        }
+        if key == "channel", stack.count == 1 {
+            if let href = attributes["href"] { feedLink.link = Self.resolve(href, against: base) }
+            if let date = attributes["lastmod"].flatMap(FeedDate.parse) { feed.updated = date }
+        }
+        if isPersonField {
+            if ["name", "email", "uri", "url"].contains(key) { beginCapture(key, element) }
+            return
+        }
+        guard isEntryField || isFeedField else { return }
+
+        switch key {
+        case "link" where attributes["href"] != nil:
             guard let href = attributes["href"], let resolved = Self.resolve(href, against: base) else { break }
             if inEntry {
                 entryLink.offer(rel: attributes["rel"], type: attributes["type"], href: resolved)
@@ -149,7 +181,7 @@ struct FeedBuilder {
                         )
                     )
                 }
-            } else if stack.count <= 3 {
+            } else {
                 feedLink.offer(rel: attributes["rel"], type: attributes["type"], href: resolved)
             }
         case "enclosure":
@@ -161,12 +193,11 @@ struct FeedBuilder {
         case "author", "contributor":
             person = Person()
             personText = ""
+            personDepth = stack.count
         case "category" where attributes["term"] != nil:
             if inEntry, let term = attributes["term"] { entry?.categories.append(term) }
         default:
-            if Self.capturedKeys.contains(key) || (person != nil && ["name", "email", "uri", "url"].contains(key)) {
-                beginCapture(key, element)
-            }
+            if Self.capturedKeys.contains(key) { beginCapture(key, element) }
         }
     }
 
@@ -190,12 +221,13 @@ struct FeedBuilder {
             return
         }
         switch element.key {
-        case "entry", "item":
+        case let key where (key == "entry" || key == "item") && stack.count + 1 == entryDepth:
             guard var finished = entry else { return }
             finished.link = entryLink.link ?? entryPermalink
             feed.entries.append(finished)
             entry = nil
-        case "author", "contributor":
+            entryDepth = 0
+        case let key where (key == "author" || key == "contributor") && stack.count + 1 == personDepth:
             // Atom names its parts; RSS writes "me@example.com (Me)" as the element's text.
             if var person {
                 if person == Person() {
@@ -207,22 +239,23 @@ struct FeedBuilder {
                 }
             }
             person = nil
+            personDepth = 0
         default:
             break
         }
         if stack.isEmpty {
-            feed.link = feed.link ?? feedLink.link
+            feed.link = feedLink.link ?? feedID
         }
     }
 
     // MARK: - Fields
 
-    /// Elements whose text is collected.
+    /// Elements whose text is collected (core names lowercased).
     private static let capturedKeys: Set<String> = [
-        "title", "dc:title", "subtitle", "tagline", "description", "itunes:subtitle", "updated", "modified",
-        "lastBuildDate", "dc:date", "dcterms:modified", "published", "pubDate", "issued", "dcterms:issued",
-        "id", "guid", "link", "summary", "content", "content:encoded", "language", "dc:language", "dc:creator",
-        "itunes:author", "category", "dc:subject", "itunes:summary",
+        "title", "dc:title", "media:title", "subtitle", "tagline", "description", "abstract", "itunes:subtitle",
+        "updated", "modified", "lastbuilddate", "dc:date", "dcterms:modified", "published", "pubdate", "issued",
+        "dcterms:issued", "id", "guid", "link", "summary", "content", "content:encoded", "language", "dc:language",
+        "dc:creator", "itunes:author", "category", "dc:subject", "itunes:summary",
     ]
 
     private mutating func finishCapture(_ capture: Capture, _ element: Element) {
@@ -238,21 +271,21 @@ struct FeedBuilder {
             return
         }
         switch capture.key {
-        case "title", "dc:title":
+        case "title", "dc:title", "media:title":
             let value = text(capture, isAtom: Self.isAtom(element.namespaceURI))
             if inEntry {
                 if !entryTitleSet { entry?.title = value }
                 entryTitleSet = true
-            } else if stack.count <= 2 {
+            } else if capture.key != "media:title" {
                 if !feedTitleSet { feed.title = value }
                 feedTitleSet = true
             }
         case "subtitle", "tagline", "itunes:subtitle":
             let value = text(capture, isAtom: Self.isAtom(element.namespaceURI))
             if !inEntry { feed.subtitle = value }
-        case "description":
+        case "description", "abstract":
             let value = text(capture, isAtom: false)
-            if inEntry { entry?.summary = value } else if stack.count <= 2 { feed.subtitle = value }
+            if inEntry { entry?.summary = value } else { feed.subtitle = value }
         case "summary", "itunes:summary":
             let value = text(capture, isAtom: Self.isAtom(element.namespaceURI))
             if inEntry { entry?.summary = value }
@@ -262,28 +295,43 @@ struct FeedBuilder {
                 entry?.content = Self.decodedIfBase64(raw, type: capture.type, mode: capture.mode)
                 if entry?.summary == nil { entry?.summary = value }
             }
-        case "updated", "modified", "lastBuildDate", "dc:date", "dcterms:modified":
+        case "updated", "modified", "lastbuilddate", "dc:date", "dcterms:modified":
             if let date = FeedDate.parse(raw) {
                 if inEntry {
-                    if capture.key != "lastBuildDate" { entry?.updated = date }
+                    if capture.key != "lastbuilddate" { entry?.updated = date }
                 } else {
                     feed.updated = date
                 }
             }
-        case "published", "pubDate", "issued", "dcterms:issued":
+        case "published", "pubdate", "issued", "dcterms:issued":
             if inEntry, let date = FeedDate.parse(raw) { entry?.published = date }
         case "id", "guid":
-            guard inEntry else { break }
             let value = raw.trimmingXMLSpace()
             guard !value.isEmpty else { break }
-            let isPermaLink = capture.key != "guid" || capture.attributes["isPermaLink"]?.lowercased() != "false"
-            let id = isPermaLink ? Self.resolve(value, against: capture.base) ?? value : value
+            let isPermaLink = capture.key != "guid" || capture.attributes["ispermalink"]?.lowercased() != "false"
+            let id = isPermaLink ? Self.resolve(value, against: capture.base) : value
+            guard inEntry else {
+                feedID = id
+                break
+            }
             entry?.id = id
             if isPermaLink { entryPermalink = id }
         case "link":
             let value = raw.trimmingXMLSpace()
             guard !value.isEmpty, let resolved = Self.resolve(value, against: capture.base) else { break }
-            if inEntry { entryLink.link = resolved } else if stack.count <= 2 { feed.link = resolved }
+            // An Atom 0.3 link may give its URL as text; then rel and type still choose it.
+            let isAtomStyle = capture.attributes["rel"] != nil || capture.attributes["type"] != nil
+            if inEntry {
+                if isAtomStyle {
+                    entryLink.offer(rel: capture.attributes["rel"], type: capture.attributes["type"], href: resolved)
+                } else {
+                    entryLink.link = resolved
+                }
+            } else if isAtomStyle {
+                feedLink.offer(rel: capture.attributes["rel"], type: capture.attributes["type"], href: resolved)
+            } else {
+                feedLink.link = resolved
+            }
         case "language", "dc:language":
             if !inEntry { feed.language = raw.trimmingXMLSpace() }
         case "dc:creator", "itunes:author":
@@ -308,8 +356,13 @@ struct FeedBuilder {
             value = FeedText.collapsingWhitespace(raw)
         case "html", "text/html", "xhtml", "application/xhtml+xml":
             value = FeedText.plainText(fromHTML: raw)
+        case _ where capture.mode?.lowercased() == "escaped":
+            value = FeedText.plainText(fromHTML: raw)
+        case _ where isAtom:
+            // Atom text constructs are text unless their type says otherwise.
+            value = FeedText.collapsingWhitespace(raw)
         default:
-            if capture.mode?.lowercased() == "escaped" || FeedText.looksLikeHTML(raw) {
+            if FeedText.looksLikeHTML(raw) {
                 value = FeedText.plainText(fromHTML: raw)
             } else {
                 value = FeedText.collapsingWhitespace(raw)
