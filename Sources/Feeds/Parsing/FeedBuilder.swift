@@ -58,6 +58,7 @@ struct FeedBuilder {
     private var entryDepth = 0
     private var personDepth = 0
     private var feedID: String?
+    private var entryMediaTitle: String?
     private var rssVersion: String?
 
     init(documentBase: URL?) {
@@ -110,7 +111,8 @@ struct FeedBuilder {
         if namespace == .other, !qualifiedName.contains(":") { namespace = .core }
         let parentBase = stack.last?.base ?? documentBase
         var base = parentBase
-        if let xmlBase = attributes["xml:base"] {
+        // CDF gives its channel's base as a plain BASE attribute.
+        if let xmlBase = attributes["xml:base"] ?? (local.lowercased() == "channel" ? attributes["base"] : nil) {
             base = Self.resolve(xmlBase, against: parentBase).flatMap(URL.init(string:)) ?? parentBase
         }
         let language = attributes["xml:lang"] ?? stack.last?.language
@@ -224,6 +226,8 @@ struct FeedBuilder {
         case let key where (key == "entry" || key == "item") && stack.count + 1 == entryDepth:
             guard var finished = entry else { return }
             finished.link = entryLink.link ?? entryPermalink
+            if !entryTitleSet { finished.title = entryMediaTitle }
+            entryMediaTitle = nil
             feed.entries.append(finished)
             entry = nil
             entryDepth = 0
@@ -271,12 +275,14 @@ struct FeedBuilder {
             return
         }
         switch capture.key {
-        case "title", "dc:title", "media:title":
+        case "media:title":
+            if inEntry, entryMediaTitle == nil { entryMediaTitle = text(capture, isAtom: false) }
+        case "title", "dc:title":
             let value = text(capture, isAtom: Self.isAtom(element.namespaceURI))
             if inEntry {
                 if !entryTitleSet { entry?.title = value }
                 entryTitleSet = true
-            } else if capture.key != "media:title" {
+            } else {
                 if !feedTitleSet { feed.title = value }
                 feedTitleSet = true
             }
@@ -470,8 +476,9 @@ struct FeedBuilder {
         guard let base else { return trimmed.isEmpty ? nil : trimmed }
         guard !trimmed.isEmpty else { return base.absoluteString }
         if let url = URL(string: trimmed, relativeTo: base) { return url.absoluteString }
-        let escaped =
-            trimmed.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(["#", "%"])) ?? trimmed
-        return URL(string: escaped, relativeTo: base)?.absoluteString ?? trimmed
+        // Spaces are common in feeds and harmless once escaped; anything else that does not
+        // parse (a bracket in a host name) is not a link.
+        let escaped = trimmed.replacingOccurrences(of: " ", with: "%20")
+        return URL(string: escaped, relativeTo: base)?.absoluteString
     }
 }

@@ -16,7 +16,7 @@ enum FeedText {
                     index = rest.range(of: "-->").map(\.upperBound) ?? html.endIndex
                     continue
                 }
-                if let close = rest.firstIndex(of: ">") {
+                if let close = tagEnd(in: rest) {
                     let tag = rest[rest.index(after: rest.startIndex)..<close]
                     let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
                     if let skipping = skippingUntil {
@@ -42,7 +42,37 @@ enum FeedText {
         return collapsingWhitespace(decodingReferences(output))
     }
 
-    /// `text` with runs of ASCII white space made one space, and trimmed.
+    /// The `>` that ends the tag at the start of `text`, skipping quoted attribute values.
+    private static func tagEnd(in text: Substring) -> String.Index? {
+        var quote: Character?
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let character = text[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                // A quote opens a value only after `=`, as in an attribute.
+                if text[..<index].last(where: { !$0.isWhitespace }) == "=" { quote = character }
+            } else if character == ">" {
+                return index
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// Windows-1252's characters for the C1 control codes U+0080–U+009F: text that has them was
+    /// windows-1252 read as ISO-8859-1 (or -2), and these are the characters it meant.
+    private static let windows1252: [UInt32: Unicode.Scalar] = [
+        0x80: "\u{20AC}", 0x82: "\u{201A}", 0x83: "\u{0192}", 0x84: "\u{201E}", 0x85: "\u{2026}", 0x86: "\u{2020}",
+        0x87: "\u{2021}", 0x88: "\u{02C6}", 0x89: "\u{2030}", 0x8A: "\u{0160}", 0x8B: "\u{2039}", 0x8C: "\u{0152}",
+        0x8E: "\u{017D}", 0x91: "\u{2018}", 0x92: "\u{2019}", 0x93: "\u{201C}", 0x94: "\u{201D}", 0x95: "\u{2022}",
+        0x96: "\u{2013}", 0x97: "\u{2014}", 0x98: "\u{02DC}", 0x99: "\u{2122}", 0x9A: "\u{0161}", 0x9B: "\u{203A}",
+        0x9C: "\u{0153}", 0x9E: "\u{017E}", 0x9F: "\u{0178}",
+    ]
+
+    /// `text` with runs of ASCII white space made one space, and trimmed; C1 control codes
+    /// become the windows-1252 characters they stand for.
     static func collapsingWhitespace(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
@@ -55,7 +85,7 @@ enum FeedText {
             } else {
                 if pendingSpace { result.append(" ") }
                 pendingSpace = false
-                result.unicodeScalars.append(scalar)
+                result.unicodeScalars.append(windows1252[scalar.value] ?? scalar)
             }
         }
         return result
