@@ -179,6 +179,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "FeedsTests",
+            dependencies: ["Feeds"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CourierCLITests",
             dependencies: ["CourierCLI", "CourierTestServer"],
             swiftSettings: swiftSettings

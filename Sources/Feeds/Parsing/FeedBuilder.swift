@@ -43,6 +43,10 @@ struct FeedBuilder {
 
     private(set) var feed = Feed()
     private(set) var problems: [String] = []
+    /// Whether finished entries go into ``feed`` (a whole parse) or ``pendingEntries`` (a stream).
+    var retainsEntries = true
+    /// Finished entries not yet taken, when streaming.
+    var pendingEntries: [Entry] = []
     private let documentBase: URL?
     private var stack: [Element] = []
     private var capture: Capture?
@@ -228,7 +232,7 @@ struct FeedBuilder {
             finished.link = entryLink.link ?? entryPermalink
             if !entryTitleSet { finished.title = entryMediaTitle }
             entryMediaTitle = nil
-            feed.entries.append(finished)
+            if retainsEntries { feed.entries.append(finished) } else { pendingEntries.append(finished) }
             entry = nil
             entryDepth = 0
         case let key where (key == "author" || key == "contributor") && stack.count + 1 == personDepth:

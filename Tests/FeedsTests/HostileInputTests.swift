@@ -1,0 +1,86 @@
+import Feeds
+import Foundation
+import Testing
+
+/// Documents built to hurt a parser: each ends quickly with a clear error or a safe result.
+struct HostileInputTests {
+    @Test func entityBombsStopAtTheExpansionLimit() {
+        var dtd = "<!ENTITY lol0 \"lol\">"
+        for level in 1...7 {
+            dtd += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">"
+        }
+        let xml = "<!DOCTYPE rss [\(dtd)]><rss><channel><title>&lol7;</title></channel></rss>"
+        #expect {
+            try FeedParser().parse(Data(xml.utf8))
+        } throws: { error in
+            (error as? FeedError)?.reason == "entity references expand to more than 1048576 characters"
+        }
+    }
+
+    @Test func externalEntitiesAreNeverLoaded() throws {
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
+        try Data("TOP SECRET".utf8).write(to: secret)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let xml = """
+            <!DOCTYPE rss [<!ENTITY xxe SYSTEM "\(secret.absoluteString)">]>
+            <rss><channel><title>a&xxe;b</title></channel></rss>
+            """
+        let feed = try FeedParser().parse(Data(xml.utf8))
+        #expect(feed.title == "ab")
+        #expect(!feed.isWellFormed)
+        #expect(feed.problem == "the external entity &xxe; is not loaded")
+    }
+
+    @Test func deepNestingStopsAtTheDepthLimit() {
+        let xml = String(repeating: "<a>", count: 100_000)
+        #expect {
+            try FeedParser().parse(Data(xml.utf8))
+        } throws: { error in
+            (error as? FeedError)?.reason == "elements nest deeper than 256 levels"
+        }
+    }
+
+    /// A gigabyte, made lazily: the size bound ends it after a few megabytes.
+    struct Endless: AsyncSequence {
+        typealias Element = Data
+        let chunk = Data(String(repeating: "<item><title>x</title></item>", count: 2000).utf8)
+        var chunks: Int
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            let chunk: Data
+            var remaining: Int
+            var first = true
+            mutating func next() async -> Data? {
+                guard remaining > 0 else { return nil }
+                remaining -= 1
+                if first {
+                    first = false
+                    return Data("<rss><channel>".utf8) + chunk
+                }
+                return chunk
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunk: chunk, remaining: chunks) }
+    }
+
+    @Test func aHugeStreamStopsAtTheSizeLimit() async throws {
+        let stream = Endless(chunks: 1_000_000_000 / 58_000)
+        let parser = FeedParser(limits: XMLLimits(maximumDocumentSize: 4 << 20))
+        var count = 0
+        await #expect {
+            for try await _ in parser.entries(in: stream) { count += 1 }
+        } throws: { error in
+            (error as? FeedError)?.reason == "the document is larger than 4194304 bytes"
+        }
+        #expect(count > 100_000, "entries arrived while the stream was read")
+    }
+
+    @Test func entriesStreamBeforeTheFeedEnds() async throws {
+        let stream = Endless(chunks: 3)
+        var titles: [String] = []
+        for try await entry in FeedParser().entries(in: stream) { titles.append(entry.title ?? "") }
+        #expect(titles.count == 6000)
+        #expect(Set(titles) == ["x"])
+    }
+}
