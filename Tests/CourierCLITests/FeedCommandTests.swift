@@ -1,0 +1,61 @@
+import CourierTestServer
+import Foundation
+import Testing
+
+@Suite("courier feed")
+struct FeedCommandTests {
+    static let atom = """
+        <feed xmlns="http://www.w3.org/2005/Atom">
+          <title>Example Feed</title>
+          <link href="http://example.org/"/>
+          <updated>2003-12-13T18:30:02Z</updated>
+          <entry><id>urn:1</id><title>Second</title><link href="/2"/><updated>2003-12-13T18:30:02Z</updated></entry>
+          <entry><id>urn:2</id><title>First</title><link href="/1"/><published>2003-12-12T10:00:00Z</published></entry>
+        </feed>
+        """
+
+    @Test func listsEntriesAndPrintsJSON() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString).xml")
+        try Data(Self.atom.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let list = try await Courier.run("feed", file.path, "--base-url", "http://example.org/feed.xml")
+        #expect(list.status == 0)
+        #expect(
+            list.stdout == """
+                Example Feed
+                DATE        TITLE   LINK
+                2003-12-13  Second  http://example.org/2
+                2003-12-12  First   http://example.org/1
+
+                """
+        )
+
+        let json = try await Courier.run("feed", file.path, "--json", "--limit", "1")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["version"] as? String == "atom10")
+        #expect(object["title"] as? String == "Example Feed")
+        #expect(object["updated"] as? String == "2003-12-13T18:30:02Z")
+        #expect(object["wellFormed"] as? Bool == true)
+        let entries = try #require(object["entries"] as? [[String: Any]])
+        #expect(entries.count == 1)
+        #expect(entries.first?["link"] as? String == "/2", "no base URL: relative links stay relative")
+    }
+
+    @Test func fetchesAFeedByURL() async throws {
+        try await TestServer.withRunning { server in
+            let result = try await Courier.run("feed", server.url("/cacheable/feed").absoluteString, "--json")
+            // The route answers text, not XML: read leniently and flagged.
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            )
+            #expect(object["wellFormed"] as? Bool == false)
+        }
+    }
+
+    @Test func aMissingFileIsAUsageError() async throws {
+        let result = try await Courier.run("feed", "/no/such/feed.xml")
+        #expect(result.status == 2)
+        #expect(result.stderr == "courier: Cannot read /no/such/feed.xml: give a feed's URL or the path of a file.\n")
+    }
+}
