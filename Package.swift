@@ -223,6 +223,13 @@ let package = Package(
             path: "Benchmarks/compare/library/Sources",
             swiftSettings: swiftSettings
         ),
+        // Feed parsing for Benchmarks/compare/feeds: Courier's streaming parser and a tree-building baseline.
+        .executableTarget(
+            name: "feed-bench",
+            dependencies: ["Feeds"],
+            path: "Benchmarks/compare/feeds/Sources",
+            swiftSettings: swiftSettings
+        ),
         // Loopback load generator for Benchmarks/compare/client: Courier+AHC vs raw AHC vs URLSession.
         .executableTarget(
             name: "client-load",

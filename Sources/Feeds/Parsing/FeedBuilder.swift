@@ -109,7 +109,7 @@ struct FeedBuilder {
             if attributes[key] == nil { attributes[key] = attribute.value }
         }
         let (uri, local) = resolve(qualifiedName, prefixes: prefixes, isElement: true)
-        var namespace = FeedNamespace(uri: uri)
+        var namespace = uri.isEmpty ? .core : FeedNamespace(uri: uri)
         // An unprefixed element in a namespace this does not know is read by its local name,
         // as feedparser does (feeds invent namespace URIs for RSS and Atom).
         if namespace == .other, !qualifiedName.contains(":") { namespace = .core }
@@ -122,7 +122,7 @@ struct FeedBuilder {
         let language = attributes["xml:lang"] ?? stack.last?.language
         let key: String =
             switch namespace {
-            case .core: local.lowercased()
+            case .core: local.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? local.lowercased() : local
             case .other: "?:" + local
             default: namespace.rawValue + ":" + local
             }
@@ -143,12 +143,12 @@ struct FeedBuilder {
         if stack.count == 1 { startRoot(element) }
         if key == "channel", feed.version == nil || feed.version == "rss" { detectRSS10(element) }
 
-        let parent = stack.count >= 2 ? stack[stack.count - 2] : nil
-        let inEntry = entry != nil
+        let parentKey = stack.count >= 2 ? stack[stack.count - 2].key : nil
+        let inEntry = entryDepth > 0
         // Fields count only as direct children of the entry, the feed or channel, or an author:
         // a <title> inside <image>, <source> or <textinput> is not the entry's title.
         let isEntryField = inEntry && stack.count == entryDepth + 1
-        let isFeedField = !inEntry && (parent.map { ["feed", "channel"].contains($0.key) } ?? false)
+        let isFeedField = !inEntry && (parentKey == "feed" || parentKey == "channel")
         let isPersonField = person != nil && stack.count == personDepth + 1
 
         if ["entry", "item"].contains(key), !inEntry {
@@ -228,7 +228,7 @@ struct FeedBuilder {
         }
         switch element.key {
         case let key where (key == "entry" || key == "item") && stack.count + 1 == entryDepth:
-            guard var finished = entry else { return }
+            guard var finished = entry.take() else { return }
             finished.link = entryLink.link ?? entryPermalink
             if !entryTitleSet { finished.title = entryMediaTitle }
             entryMediaTitle = nil
@@ -268,7 +268,7 @@ struct FeedBuilder {
 
     private mutating func finishCapture(_ capture: Capture, _ element: Element) {
         let raw = capture.text
-        let inEntry = entry != nil
+        let inEntry = entryDepth > 0
         if person != nil, ["name", "email", "uri", "url"].contains(capture.key) {
             let value = FeedText.collapsingWhitespace(raw)
             switch capture.key {
@@ -479,6 +479,12 @@ struct FeedBuilder {
         let trimmed = reference.trimmingXMLSpace()
         guard let base else { return trimmed.isEmpty ? nil : trimmed }
         guard !trimmed.isEmpty else { return base.absoluteString }
+        // An absolute http(s) URL needs no resolving, and parsing one costs more than the rest.
+        if trimmed.utf8.starts(with: "http://".utf8) || trimmed.utf8.starts(with: "https://".utf8),
+            !trimmed.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "\\") })
+        {
+            return trimmed
+        }
         if let url = URL(string: trimmed, relativeTo: base) { return url.absoluteString }
         // Spaces are common in feeds and harmless once escaped; anything else that does not
         // parse (a bracket in a host name) is not a link.

@@ -66,31 +66,31 @@ enum FeedDate {
 
     /// `Sat, 13 Dec 2003 18:30:02 GMT`, `13 Dec 03 18:30 -0500`, `Sat Dec 13 18:30:02 2003`.
     static func rfc822(_ text: String) -> Date? {
-        let tokens = text.split { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" }.map(String.init)
         var day: Int?
         var month: Int?
         var year: Int?
         var time: (Int, Int, Int)?
         var offset: Int?
-        for token in tokens {
-            let lower = token.lowercased()
-            if let index = months.firstIndex(where: { lower.hasPrefix($0) }), month == nil, lower.count <= 9 {
+        for token in text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x2C || $0 == 0x09 || $0 == 0x0A }) {
+            if month == nil, token.count >= 3, token.count <= 9, let index = monthIndex(token) {
                 month = index + 1
-            } else if token.contains(":"), time == nil {
-                let parts = token.split(separator: ":").map { Int($0) }
-                guard parts.count >= 2, parts.allSatisfy({ $0 != nil }) else { return nil }
-                time = (parts[0] ?? 0, parts[1] ?? 0, parts.count > 2 ? parts[2] ?? 0 : 0)
-            } else if let number = Int(token), !token.hasPrefix("+"), !token.hasPrefix("-") {
+            } else if time == nil, token.contains(UInt8(ascii: ":")) {
+                let parts = token.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map(number)
+                guard parts.count >= 2, parts.count <= 3, let hour = parts[0], let minute = parts[1] else { return nil }
+                let second: Int? = parts.count == 3 ? parts[2] : 0
+                guard let second else { return nil }
+                time = (hour, minute, second)
+            } else if let value = number(token) {
                 if day == nil, token.count <= 2, year == nil || month != nil {
-                    day = number
+                    day = value
                 } else if year == nil {
-                    year = token.count <= 2 ? number + (number < 90 ? 2000 : 1900) : number
+                    year = token.count <= 2 ? value + (value < 90 ? 2000 : 1900) : value
                 } else {
                     return nil
                 }
-            } else if let zone = zoneOffset(token), offset == nil, time != nil || year != nil {
+            } else if offset == nil, time != nil || year != nil, let zone = zoneOffset(token) {
                 offset = zone
-            } else if weekdays.contains(where: { lower.hasPrefix($0) }) {
+            } else if token.count >= 3, isWeekday(token) {
                 continue
             } else {
                 return nil
@@ -110,19 +110,47 @@ enum FeedDate {
     }
 
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-    private static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+        .map { Array($0.utf8) }
+    private static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map { Array($0.utf8) }
     private static let namedZones: [String: Int] = [
         "ut": 0, "utc": 0, "gmt": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6,
         "pst": -8, "pdt": -7,
     ]
 
+    private static func lowercasePrefix(_ token: Substring.UTF8View.SubSequence, _ count: Int) -> [UInt8] {
+        token.prefix(count).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    }
+
+    private static func monthIndex(_ token: Substring.UTF8View.SubSequence) -> Int? {
+        guard token.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 == UInt8(ascii: ".") }) else {
+            return nil
+        }
+        return months.firstIndex(of: lowercasePrefix(token, 3))
+    }
+
+    private static func isWeekday(_ token: Substring.UTF8View.SubSequence) -> Bool {
+        weekdays.contains(lowercasePrefix(token, 3))
+    }
+
+    /// A run of ASCII digits (no sign) as a number.
+    private static func number(_ token: some Collection<UInt8>) -> Int? {
+        guard !token.isEmpty, token.count <= 9 else { return nil }
+        var value = 0
+        for byte in token {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
     /// Seconds east of UTC for `+0100`, `-05:00`, `GMT`, `EST`….
-    private static func zoneOffset(_ token: String) -> Int? {
-        if let hours = namedZones[token.lowercased()] { return hours * 3600 }
-        var text = Substring(token)
-        if text.lowercased().hasPrefix("gmt") || text.lowercased().hasPrefix("utc") { text = text.dropFirst(3) }
-        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
-        let digits = text.dropFirst().filter { $0 != ":" }
+    private static func zoneOffset(_ token: Substring.UTF8View.SubSequence) -> Int? {
+        let text = String(decoding: token, as: UTF8.self).lowercased()
+        if let hours = namedZones[text] { return hours * 3600 }
+        var rest = Substring(text)
+        if rest.hasPrefix("gmt") || rest.hasPrefix("utc") { rest = rest.dropFirst(3) }
+        guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
+        let digits = rest.dropFirst().filter { $0 != ":" }
         guard digits.count == 4 || digits.count == 2, let value = Int(digits) else { return nil }
         let hours = digits.count == 4 ? value / 100 : value
         let minutes = digits.count == 4 ? value % 100 : 0
@@ -138,23 +166,30 @@ enum FeedDate {
         second: Int,
         offset: Int
     ) -> Date? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...24).contains(hour), (0...59).contains(minute),
-            (0...61).contains(second), let utc = TimeZone(identifier: "UTC")
+        guard (1...12).contains(month), (1...daysIn(month, year)).contains(day), (0...24).contains(hour),
+            (0...59).contains(minute), (0...61).contains(second)
         else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = utc
-        let components = DateComponents(
-            year: year,
-            month: month,
-            day: day,
-            hour: hour,
-            minute: minute,
-            second: min(second, 59)
-        )
-        guard let date = calendar.date(from: components),
-            calendar.component(.day, from: date) == day || hour == 24
-        else { return nil }
-        return date.addingTimeInterval(TimeInterval(-offset))
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    private static func daysIn(_ month: Int, _ year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

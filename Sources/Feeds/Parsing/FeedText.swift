@@ -1,64 +1,288 @@
-import Foundation
-
-/// Turning the text of feeds into plain text for display.
+/// Turning the text of feeds into plain text for display. Everything runs on UTF-8 bytes: feeds
+/// are mostly ASCII markup, and `Character`-level work would cost grapheme breaking per byte.
 enum FeedText {
     /// `html` without its markup: tags, comments and processing instructions removed, the
     /// content of `script` and `style` dropped, references decoded, white space collapsed.
     static func plainText(fromHTML html: String) -> String {
-        var output = ""
-        var index = html.startIndex
-        var skippingUntil: String?
-        while index < html.endIndex {
-            let character = html[index]
-            if character == "<" {
-                let rest = html[index...]
-                if rest.hasPrefix("<!--") {
-                    index = rest.range(of: "-->").map(\.upperBound) ?? html.endIndex
-                    continue
-                }
-                if let close = tagEnd(in: rest) {
-                    let tag = rest[rest.index(after: rest.startIndex)..<close]
-                    let name = tag.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
-                    if let skipping = skippingUntil {
-                        if tag.hasPrefix("/"), name == skipping { skippingUntil = nil }
-                    } else if !tag.hasPrefix("/"), name == "script" || name == "style", !tag.hasSuffix("/") {
-                        skippingUntil = name
-                    }
-                    if name.isEmpty, !tag.hasPrefix("!"), !tag.hasPrefix("?"), !tag.hasPrefix("/") {
-                        if skippingUntil == nil { output.append("<") }
-                        index = html.index(after: index)
-                        continue
-                    }
-                    index = html.index(after: close)
-                    continue
-                }
-                if skippingUntil == nil { output.append(character) }
-                index = html.index(after: index)
-                continue
-            }
-            if skippingUntil == nil { output.append(character) }
-            index = html.index(after: index)
-        }
-        return collapsingWhitespace(decodingReferences(output))
+        var output = TextBuilder(capacity: html.utf8.count)
+        withBytes(of: html) { appendPlainText(of: $0, to: &output) }
+        return output.string
     }
 
-    /// The `>` that ends the tag at the start of `text`, skipping quoted attribute values.
-    private static func tagEnd(in text: Substring) -> String.Index? {
-        var quote: Character?
-        var index = text.index(after: text.startIndex)
-        while index < text.endIndex {
-            let character = text[index]
+    /// One pass over the bytes: tags skipped, references decoded, white space collapsed.
+    private static func appendPlainText(of bytes: UnsafeBufferPointer<UInt8>, to output: inout TextBuilder) {
+        var index = 0
+        let count = bytes.count
+        var skippingUntil: [UInt8]?
+        while index < count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "&") {
+                let (scalar, next) = reference(in: bytes, at: index)
+                if skippingUntil == nil {
+                    if let scalar { output.append(scalar) } else { output.append(byte) }
+                }
+                index = next
+                continue
+            }
+            guard byte == UInt8(ascii: "<") else {
+                if skippingUntil == nil { output.append(byte) }
+                index += 1
+                continue
+            }
+            if index + 3 < count, bytes[index + 1] == UInt8(ascii: "!"), bytes[index + 2] == UInt8(ascii: "-"),
+                bytes[index + 3] == UInt8(ascii: "-")
+            {
+                index = find("-->", in: bytes, from: index + 4).map { $0 + 3 } ?? count
+                continue
+            }
+            guard let close = tagEnd(in: bytes, from: index) else {
+                if skippingUntil == nil { output.append(byte) }
+                index += 1
+                continue
+            }
+            let isEnd = index + 1 < count && bytes[index + 1] == UInt8(ascii: "/")
+            let nameStart = isEnd ? index + 2 : index + 1
+            var nameEnd = nameStart
+            while nameEnd < close, isAlphanumeric(bytes[nameEnd]) { nameEnd += 1 }
+            let marker = nameStart < count ? bytes[nameStart] : 0
+            if nameEnd == nameStart, marker != UInt8(ascii: "!"), marker != UInt8(ascii: "?"), !isEnd {
+                // Not a tag: a lone '<' in text.
+                if skippingUntil == nil { output.append(byte) }
+                index += 1
+                continue
+            }
+            let isScriptOrStyle =
+                equalsIgnoringCase(bytes[nameStart..<nameEnd], "script")
+                || equalsIgnoringCase(bytes[nameStart..<nameEnd], "style")
+            if let skipping = skippingUntil {
+                if isEnd, bytes[nameStart..<nameEnd].map(lowercase) == skipping { skippingUntil = nil }
+            } else if !isEnd, isScriptOrStyle, bytes[close - 1] != UInt8(ascii: "/") {
+                skippingUntil = bytes[nameStart..<nameEnd].map(lowercase)
+            }
+            index = close + 1
+        }
+    }
+
+    /// The character a reference at `index` stands for (`nil` if it is not one), and where
+    /// reading continues.
+    private static func reference(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar?, Int) {
+        var end = index + 1
+        while end < bytes.count, end - index <= 33, bytes[end] != UInt8(ascii: ";"),
+            isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "#")
+        {
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1,
+            let scalar = decode(bytes[(index + 1)..<end])
+        else { return (nil, index + 1) }
+        return (scalar, end + 1)
+    }
+
+    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        return word.withUTF8Buffer { buffer in zip(bytes, buffer).allSatisfy { lowercase($0) == $1 } }
+    }
+
+    /// Output text under construction: runs of ASCII white space become one space, leading and
+    /// trailing space is dropped, and C1 controls become their windows-1252 characters.
+    struct TextBuilder {
+        private var bytes: [UInt8] = []
+        private var pendingSpace = false
+
+        init(capacity: Int) {
+            bytes.reserveCapacity(capacity)
+        }
+
+        mutating func append(_ byte: UInt8) {
+            if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                pendingSpace = !bytes.isEmpty
+                return
+            }
+            if pendingSpace {
+                bytes.append(0x20)
+                pendingSpace = false
+            }
+            // C1 controls are encoded C2 80 … C2 9F: replace the pair when the second byte comes.
+            if byte >= 0x80, byte <= 0x9F, bytes.last == 0xC2, let replacement = windows1252[UInt32(byte)] {
+                bytes.removeLast()
+                bytes.append(contentsOf: String(replacement).utf8)
+                return
+            }
+            bytes.append(byte)
+        }
+
+        mutating func append(_ scalar: Unicode.Scalar) {
+            if scalar.isASCII {
+                append(UInt8(scalar.value))
+                return
+            }
+            for byte in String(scalar).utf8 { append(byte) }
+        }
+
+        var string: String { String(decoding: bytes, as: UTF8.self) }
+    }
+
+    /// `text` with runs of ASCII white space made one space, and trimmed; C1 control codes
+    /// become the windows-1252 characters they stand for.
+    static func collapsingWhitespace(_ text: String) -> String {
+        var output = TextBuilder(capacity: text.utf8.count)
+        for byte in text.utf8 { output.append(byte) }
+        return output.string
+    }
+
+    /// Runs `body` on the UTF-8 bytes of `text`, without copying them when the string is native.
+    private static func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// `text` with HTML character references (named, decimal, hexadecimal) decoded; unknown
+    /// names are left as written.
+    static func decodingReferences(_ text: String) -> String {
+        String(decoding: decodingReferences(Array(text.utf8)), as: UTF8.self)
+    }
+
+    private static func decodingReferences(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(UInt8(ascii: "&")) else { return bytes }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "&") else {
+                result.append(byte)
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < bytes.count, end - index <= 33, bytes[end] != UInt8(ascii: ";"),
+                isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "#")
+            {
+                end += 1
+            }
+            if end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1,
+                let scalar = decode(bytes[(index + 1)..<end])
+            {
+                result.append(contentsOf: String(scalar).utf8)
+                index = end + 1
+            } else {
+                result.append(byte)
+                index += 1
+            }
+        }
+        return result
+    }
+
+    private static func decode(_ name: some Collection<UInt8>) -> Unicode.Scalar? {
+        if name.first == UInt8(ascii: "#") {
+            let digits = name.dropFirst()
+            let isHex = digits.first == UInt8(ascii: "x") || digits.first == UInt8(ascii: "X")
+            let text =
+                isHex ? String(decoding: digits.dropFirst(), as: UTF8.self) : String(decoding: digits, as: UTF8.self)
+            return UInt32(text, radix: isHex ? 16 : 10).flatMap(Unicode.Scalar.init)
+        }
+        let text = String(decoding: name, as: UTF8.self)
+        switch text {
+        case "lt": return "<"
+        case "gt": return ">"
+        case "amp": return "&"
+        case "quot": return "\""
+        case "apos": return "'"
+        default: return HTMLEntities.named[text]
+        }
+    }
+
+    /// Whether RSS text reads as HTML: it has a closing tag or a character reference, every
+    /// tag is a known HTML element, and every named reference is an HTML entity.
+    static func looksLikeHTML(_ text: String) -> Bool {
+        withBytes(of: text, looksLikeHTML(bytes:))
+    }
+
+    private static func looksLikeHTML(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.contains(UInt8(ascii: "<")) || bytes.contains(UInt8(ascii: "&")) else { return false }
+        var hasCloseTagOrReference = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<") {
+                let isEnd = index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/")
+                var end = isEnd ? index + 2 : index + 1
+                let start = end
+                while end < bytes.count, isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "_") { end += 1 }
+                if end > start {
+                    let name = String(decoding: bytes[start..<end].map(lowercase), as: UTF8.self)
+                    if !htmlElements.contains(name) { return false }
+                    if isEnd, end < bytes.count, bytes[end] == UInt8(ascii: ">") { hasCloseTagOrReference = true }
+                }
+                index = end
+            } else if byte == UInt8(ascii: "&") {
+                var end = index + 1
+                let isNumeric = end < bytes.count && bytes[end] == UInt8(ascii: "#")
+                if isNumeric { end += 1 }
+                let start = end
+                while end < bytes.count, isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "_") { end += 1 }
+                if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") {
+                    hasCloseTagOrReference = true
+                    let name = String(decoding: bytes[start..<end], as: UTF8.self)
+                    let allDigits = bytes[start..<end].allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                    if !isNumeric, !allDigits, HTMLEntities.named[name] == nil,
+                        !["lt", "gt", "amp", "quot", "apos"].contains(name)
+                    {
+                        return false
+                    }
+                }
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        return hasCloseTagOrReference
+    }
+
+    // MARK: - Bytes
+
+    /// The `>` that ends the tag starting at `start`, skipping quoted attribute values (a quote
+    /// opens one only after `=`).
+    private static func tagEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var quote: UInt8?
+        var lastNonSpace: UInt8 = 0
+        var index = start + 1
+        while index < bytes.count {
+            let byte = bytes[index]
             if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
-                // A quote opens a value only after `=`, as in an attribute.
-                if text[..<index].last(where: { !$0.isWhitespace }) == "=" { quote = character }
-            } else if character == ">" {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'"), lastNonSpace == UInt8(ascii: "=") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
                 return index
             }
-            index = text.index(after: index)
+            if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { lastNonSpace = byte }
+            index += 1
         }
         return nil
+    }
+
+    private static func find(_ needle: String, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let pattern = Array(needle.utf8)
+        guard start < bytes.count else { return nil }
+        var index = start
+        while index + pattern.count <= bytes.count {
+            if bytes[index] == pattern[0], bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    private static func lowercase(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// Windows-1252's characters for the C1 control codes U+0080–U+009F: text that has them was
@@ -70,96 +294,6 @@ enum FeedText {
         0x96: "\u{2013}", 0x97: "\u{2014}", 0x98: "\u{02DC}", 0x99: "\u{2122}", 0x9A: "\u{0161}", 0x9B: "\u{203A}",
         0x9C: "\u{0153}", 0x9E: "\u{017E}", 0x9F: "\u{0178}",
     ]
-
-    /// `text` with runs of ASCII white space made one space, and trimmed; C1 control codes
-    /// become the windows-1252 characters they stand for.
-    static func collapsingWhitespace(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0B}"
-                || scalar == "\u{0C}"
-            {
-                pendingSpace = !result.isEmpty
-            } else {
-                if pendingSpace { result.append(" ") }
-                pendingSpace = false
-                result.unicodeScalars.append(windows1252[scalar.value] ?? scalar)
-            }
-        }
-        return result
-    }
-
-    /// `text` with HTML character references (named, decimal, hexadecimal) decoded; unknown
-    /// names are left as written.
-    static func decodingReferences(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let ampersand = rest.firstIndex(of: "&") {
-            result += rest[..<ampersand]
-            let afterAmpersand = rest[rest.index(after: ampersand)...]
-            let candidate = afterAmpersand.prefix(33)
-            if let semicolon = candidate.firstIndex(of: ";") {
-                let name = afterAmpersand[..<semicolon]
-                if let decoded = decode(name) {
-                    result.unicodeScalars.append(decoded)
-                    rest = afterAmpersand[afterAmpersand.index(after: semicolon)...]
-                    continue
-                }
-            }
-            result += "&"
-            rest = afterAmpersand
-        }
-        result += rest
-        return result
-    }
-
-    private static func decode(_ name: Substring) -> Unicode.Scalar? {
-        if name.hasPrefix("#") {
-            let digits = name.dropFirst()
-            let value =
-                digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-            return value.flatMap(Unicode.Scalar.init)
-        }
-        switch name {
-        case "lt": return "<"
-        case "gt": return ">"
-        case "amp": return "&"
-        case "quot": return "\""
-        case "apos": return "'"
-        default: return HTMLEntities.named[String(name)]
-        }
-    }
-
-    /// Whether RSS text reads as HTML: it has a closing tag or a character reference, every
-    /// tag is a known HTML element, and every named reference is an HTML entity.
-    static func looksLikeHTML(_ text: String) -> Bool {
-        let hasCloseTag = text.range(of: #"</[A-Za-z0-9]+>"#, options: .regularExpression) != nil
-        let hasReference = text.range(of: #"&#?[A-Za-z0-9]+;"#, options: .regularExpression) != nil
-        guard hasCloseTag || hasReference else { return false }
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "<") {
-            let tag = rest[rest.index(after: open)...].drop { $0 == "/" }.prefix {
-                $0.isLetter || $0.isNumber || $0 == "_"
-            }
-            if !tag.isEmpty, !htmlElements.contains(tag.lowercased()) { return false }
-            rest = rest[rest.index(after: open)...]
-        }
-        rest = Substring(text)
-        while let ampersand = rest.firstIndex(of: "&") {
-            let after = rest[rest.index(after: ampersand)...]
-            let name = after.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-            if !name.isEmpty, after.dropFirst(name.count).first == ";", !name.allSatisfy(\.isNumber),
-                HTMLEntities.named[String(name)] == nil, !["lt", "gt", "amp", "quot", "apos"].contains(String(name))
-            {
-                return false
-            }
-            rest = after
-        }
-        return true
-    }
 
     /// Elements an HTML fragment in a feed may contain.
     static let htmlElements: Set<String> = [
