@@ -112,7 +112,7 @@ struct FeedBuilder {
         var namespace = uri.isEmpty ? .core : FeedNamespace(uri: uri)
         // An unprefixed element in a namespace this does not know is read by its local name,
         // as feedparser does (feeds invent namespace URIs for RSS and Atom).
-        if namespace == .other, !qualifiedName.contains(":") { namespace = .core }
+        if namespace == .other, !qualifiedName.utf8.contains(UInt8(ascii: ":")) { namespace = .core }
         let parentBase = stack.last?.base ?? documentBase
         var base = parentBase
         // CDF gives its channel's base as a plain BASE attribute.
@@ -450,11 +450,11 @@ struct FeedBuilder {
         prefixes: [String: String],
         isElement: Bool
     ) -> (String, String) {
-        guard let colon = qualifiedName.firstIndex(of: ":") else {
+        guard let colon = qualifiedName.utf8.firstIndex(of: UInt8(ascii: ":")) else {
             return (isElement ? prefixes[""] ?? "" : "", qualifiedName)
         }
-        let prefix = String(qualifiedName[..<colon])
-        let local = String(qualifiedName[qualifiedName.index(after: colon)...])
+        let prefix = String(Substring(qualifiedName.utf8[..<colon]))
+        let local = String(Substring(qualifiedName.utf8[qualifiedName.utf8.index(after: colon)...]))
         if let uri = prefixes[prefix] { return (uri, local) }
         problems.append("the prefix \(prefix) is not declared")
         return (FeedNamespace.wellKnownPrefixes[prefix.lowercased()] ?? "", local)
@@ -463,7 +463,7 @@ struct FeedBuilder {
     /// An attribute's key: its local name, or `prefix:local` with the namespace's usual prefix
     /// (`xml:base`, `rdf:about`).
     private mutating func qualifiedKey(_ name: String, prefixes: [String: String]) -> String {
-        guard name.contains(":") else { return name }
+        guard name.utf8.contains(UInt8(ascii: ":")) else { return name }
         let (uri, local) = resolve(name, prefixes: prefixes, isElement: false)
         let namespace = FeedNamespace(uri: uri)
         switch namespace {

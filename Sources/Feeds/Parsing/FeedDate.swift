@@ -6,8 +6,10 @@ enum FeedDate {
     /// The instant `text` names, or `nil` when it is not a date this reads.
     static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingXMLSpace()
-        guard !trimmed.isEmpty else { return nil }
-        return iso8601(trimmed) ?? rfc822(trimmed)
+        guard let first = trimmed.utf8.first else { return nil }
+        // W3C-DTF starts with a four-digit year; RFC 822 with a day name or a day of the month.
+        if first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), let date = iso8601(trimmed) { return date }
+        return rfc822(trimmed)
     }
 
     // MARK: - W3C-DTF and RFC 3339
@@ -145,6 +147,7 @@ enum FeedDate {
 
     /// Seconds east of UTC for `+0100`, `-05:00`, `GMT`, `EST`….
     private static func zoneOffset(_ token: Substring.UTF8View.SubSequence) -> Int? {
+        if token.count == 3, lowercasePrefix(token, 3) == Array("gmt".utf8) { return 0 }
         let text = String(decoding: token, as: UTF8.self).lowercased()
         if let hours = namedZones[text] { return hours * 3600 }
         var rest = Substring(text)
@@ -193,46 +196,53 @@ enum FeedDate {
     }
 }
 
-/// Reading a date string character by character.
+/// Reading a date string byte by byte (dates are ASCII).
 private struct DateScanner {
-    private let characters: [Character]
+    private let bytes: [UInt8]
     private var index = 0
 
     init(_ text: String) {
-        characters = Array(text)
+        bytes = Array(text.utf8)
     }
 
-    var isAtEnd: Bool { index >= characters.count }
+    var isAtEnd: Bool { index >= bytes.count }
 
-    func peek() -> Character? { isAtEnd ? nil : characters[index] }
+    func peek() -> Character? { isAtEnd ? nil : Character(Unicode.Scalar(bytes[index])) }
 
     mutating func advance() { index += 1 }
 
     mutating func skip(_ character: Character) -> Bool {
-        guard peek() == character else { return false }
+        guard let ascii = character.asciiValue, !isAtEnd, bytes[index] == ascii else { return false }
         index += 1
         return true
     }
 
     mutating func skipSpaces() {
-        while peek() == " " { index += 1 }
+        while !isAtEnd, bytes[index] == 0x20 { index += 1 }
     }
 
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
     mutating func digits(exactly count: Int) -> Int? {
-        guard index + count <= characters.count else { return nil }
-        let slice = characters[index..<(index + count)]
-        guard slice.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(String(slice)) else { return nil }
+        guard index + count <= bytes.count else { return nil }
+        var value = 0
+        for byte in bytes[index..<(index + count)] {
+            guard Self.isDigit(byte) else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
         index += count
         return value
     }
 
     mutating func digits(atMost count: Int) -> Int? {
         var end = index
-        while end < characters.count, end - index < count, characters[end].isASCII, characters[end].isNumber {
+        var value = 0
+        while end < bytes.count, end - index < count, Self.isDigit(bytes[end]) {
+            value = value * 10 + Int(bytes[end] - 0x30)
             end += 1
         }
         guard end > index else { return nil }
-        defer { index = end }
-        return Int(String(characters[index..<end]))
+        index = end
+        return value
     }
 }

@@ -59,8 +59,14 @@ public struct FeedEntries<Chunks: AsyncSequence>: AsyncSequence where Chunks.Ele
         ///
         /// - Throws: ``FeedError`` when the feed breaks a limit, or the chunks' own error.
         public mutating func next() async throws -> Entry? {
+            try await next(isolation: nil)
+        }
+
+        /// The next entry, read on the caller's executor: iterating from an actor (the main
+        /// actor, say) does not hop to another thread for each entry.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Entry? {
             while builder.pendingEntries.isEmpty, !isFinished {
-                guard let chunk = try await chunks.next() else {
+                guard let chunk = try await chunks.next(isolation: actor) else {
                     try finish()
                     break
                 }

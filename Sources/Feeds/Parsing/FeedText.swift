@@ -93,6 +93,7 @@ enum FeedText {
             bytes.reserveCapacity(capacity)
         }
 
+        @inline(__always)
         mutating func append(_ byte: UInt8) {
             if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
                 pendingSpace = !bytes.isEmpty
