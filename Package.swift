@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "LibraryKit", targets: ["LibraryKit"]),
         .library(name: "LibraryServer", targets: ["LibraryServer"]),
         .library(name: "Feeds", targets: ["Feeds"]),
+        .library(name: "GitWire", targets: ["GitWire"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     dependencies: [
@@ -87,6 +88,14 @@ let package = Package(
         .target(
             name: "Feeds",
             dependencies: ["Courier"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GitWire",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -181,6 +190,11 @@ let package = Package(
         .testTarget(
             name: "FeedsTests",
             dependencies: ["Feeds"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GitWireTests",
+            dependencies: ["GitWire"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
