@@ -105,6 +105,7 @@ let package = Package(
                 "CourierAsyncHTTPClient",
                 "CourierTesting",
                 "Feeds",
+                "GitWire",
                 "LibraryKit",
                 "LibraryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

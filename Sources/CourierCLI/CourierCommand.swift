@@ -9,7 +9,10 @@ struct CourierCommand: AsyncParsableCommand {
         abstract: "Fetch data from web services and show it.",
         discussion: ExitStatus.help,
         version: "1.0.0",
-        subcommands: [Get.self, Download.self, Replay.self, FeedCommand.self, Serve.self, Locations.self, Catalog.self]
+        subcommands: [
+            Get.self, Download.self, Replay.self, FeedCommand.self, LsRemote.self, Serve.self, Locations.self,
+            Catalog.self,
+        ]
     )
 
     /// Parses the arguments, runs the command, and exits with Courier's exit statuses

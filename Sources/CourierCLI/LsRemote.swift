@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import GitWire
+
+/// `courier ls-remote git://host[:port]/path`: what `git ls-remote` prints.
+struct LsRemote: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ls-remote",
+        abstract: "List a repository's refs over the git:// protocol, as git ls-remote does.",
+        discussion: """
+            Examples:
+              courier ls-remote git://127.0.0.1:9418/project.git
+              courier ls-remote git://example.org/repo.git --heads --symref --protocol 2
+            """
+    )
+
+    @Argument(help: "git://host[:port]/path")
+    var url: String
+
+    @Flag(help: "Only refs under refs/heads/.")
+    var heads = false
+
+    @Flag(help: "Only refs under refs/tags/.")
+    var tags = false
+
+    @Flag(help: "No peeled tags (^{}) and no pseudo-refs such as HEAD.")
+    var refs = false
+
+    @Flag(help: "Also print what symbolic refs such as HEAD point to.")
+    var symref = false
+
+    @Option(name: .customLong("protocol"), help: "The wire protocol version: 0 or 2.")
+    var protocolVersion = 0
+
+    @Option(help: "Give up after this many seconds without progress.")
+    var timeout: Double = 10
+
+    func validate() throws {
+        guard protocolVersion == 0 || protocolVersion == 2 else { throw ValidationError("--protocol must be 0 or 2.") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
+    }
+
+    func run() async throws {
+        let target: GitURL
+        do {
+            target = try GitURL(url)
+        } catch {
+            throw CommandFailure(error.description, status: .usage)
+        }
+        let client = BlockingGitClient(timeout: timeout)
+        let (version, heads, tags, symref) = (protocolVersion, heads, tags, symref)
+        // The blocking client runs on a thread of its own, off the concurrency pool.
+        let result: Result<RefAdvertisement, GitWireError> = await withCheckedContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    returning: Result { () throws(GitWireError) in
+                        try client.lsRemote(target, protocolVersion: version, heads: heads, tags: tags, symref: symref)
+                    }
+                )
+            }.start()
+        }
+        let advertisement: RefAdvertisement
+        do {
+            advertisement = try result.get()
+        } catch {
+            throw CommandFailure(error.description, status: Self.status(for: error))
+        }
+        let lines = advertisement.lsRemoteLines(heads: heads, tags: tags, refsOnly: refs, symref: symref)
+        if !lines.isEmpty { Terminal.output(lines.joined(separator: "\n")) }
+    }
+
+    static func status(for error: GitWireError) -> ExitStatus {
+        switch error {
+        case .invalidURL: .usage
+        case .hostNotFound, .connectionRefused, .connectionLost, .timedOut: .network
+        case .server: .clientError
+        case .malformed: .invalidResponse
+        }
+    }
+}

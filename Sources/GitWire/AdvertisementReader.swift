@@ -1,0 +1,150 @@
+/// Turns the packets of an `ls-remote` conversation into a ``RefAdvertisement``: the protocol v0
+/// ref advertisement, or the protocol v2 capability advertisement and `ls-refs` response.
+public struct AdvertisementReader: Sendable {
+    /// Where the conversation is.
+    public enum State: Sendable, Equatable {
+        /// Reading the v0 refs, or the v2 capabilities.
+        case advertisement
+        /// v2: the capabilities are in; the client sends `ls-refs` and reads its response.
+        case awaitingRefs
+        /// Done.
+        case finished
+    }
+
+    public private(set) var advertisement = RefAdvertisement(protocolVersion: 0)
+    public private(set) var state = State.advertisement
+    private var isFirst = true
+    private let address: String
+
+    /// A reader for the server at `address` (for messages).
+    public init(address: String) {
+        self.address = address
+    }
+
+    /// Takes the next packet; returns refs it completed, in order.
+    ///
+    /// - Throws: ``GitWireError/server(_:message:)`` for an `ERR` packet,
+    ///   ``GitWireError/malformed(_:reason:)`` for a line that is not a ref.
+    public mutating func read(_ packet: PktLine) throws(GitWireError) -> [AdvertisedRef] {
+        if let message = packet.errorMessage { throw .server(address, message: message) }
+        switch state {
+        case .finished:
+            return []
+        case .advertisement:
+            return try readAdvertisement(packet)
+        case .awaitingRefs:
+            return try readListedRef(packet)
+        }
+    }
+
+    // MARK: - Protocol v0
+
+    private mutating func readAdvertisement(_ packet: PktLine) throws(GitWireError) -> [AdvertisedRef] {
+        guard case .data(let payload) = packet else {
+            // v0 ends with a flush (an empty repository may send nothing else); v2's
+            // capability advertisement ends with one too, and ls-refs follows.
+            state = advertisement.protocolVersion == 2 ? .awaitingRefs : .finished
+            return []
+        }
+        let line = payload.last == UInt8(ascii: "\n") ? Array(payload.dropLast()) : payload
+        if isFirst {
+            isFirst = false
+            if line == Array("version 2".utf8) {
+                advertisement.protocolVersion = 2
+                return []
+            }
+        }
+        if advertisement.protocolVersion == 2 {
+            advertisement.capabilities.append(String(decoding: line, as: UTF8.self))
+            return []
+        }
+        var refPart = line[...]
+        if let nul = line.firstIndex(of: 0) {
+            refPart = line[..<nul]
+            let capabilities = String(decoding: line[(nul + 1)...], as: UTF8.self)
+            advertisement.capabilities = capabilities.split(separator: " ").map(String.init)
+            for capability in advertisement.capabilities where capability.hasPrefix("symref=") {
+                let value = capability.dropFirst(7)
+                if let colon = value.firstIndex(of: ":") {
+                    advertisement.symrefs.append((String(value[..<colon]), String(value[value.index(after: colon)...])))
+                }
+            }
+        }
+        let text = String(decoding: refPart, as: UTF8.self)
+        if text.hasPrefix("shallow ") {
+            advertisement.shallow.append(String(text.dropFirst(8)))
+            return []
+        }
+        let ref = try parseRef(text)
+        if ref.name == "capabilities^{}" { return [] }  // an empty repository, the old way
+        advertisement.refs.append(ref)
+        return [ref]
+    }
+
+    // MARK: - Protocol v2 ls-refs
+
+    private mutating func readListedRef(_ packet: PktLine) throws(GitWireError) -> [AdvertisedRef] {
+        guard case .data = packet, let text = packet.text else {
+            state = .finished
+            return []
+        }
+        // <oid> <name>[ symref-target:<target>][ peeled:<oid>], or "unborn <name> symref-target:…".
+        let fields = text.split(separator: " ").map(String.init)
+        guard fields.count >= 2 else { throw .malformed(address, reason: "'\(text)' is not a ref line") }
+        let isUnborn = fields[0] == "unborn"
+        guard isUnborn || Self.isObjectID(fields[0]) else {
+            throw .malformed(address, reason: "'\(fields[0])' is not an object id")
+        }
+        var found: [AdvertisedRef] = []
+        let ref = AdvertisedRef(objectID: isUnborn ? "" : fields[0], name: fields[1])
+        advertisement.refs.append(ref)
+        found.append(ref)
+        for attribute in fields.dropFirst(2) {
+            if attribute.hasPrefix("symref-target:") {
+                advertisement.symrefs.append((fields[1], String(attribute.dropFirst(14))))
+            } else if attribute.hasPrefix("peeled:") {
+                let peeled = AdvertisedRef(objectID: String(attribute.dropFirst(7)), name: fields[1] + "^{}")
+                advertisement.refs.append(peeled)
+                found.append(peeled)
+            }
+        }
+        return found
+    }
+
+    /// The `ls-refs` request `git ls-remote` sends for these options.
+    public static func lsRefsRequest(
+        heads: Bool,
+        tags: Bool,
+        symref: Bool,
+        objectFormat: String?
+    ) throws(PktLineError)
+        -> [UInt8]
+    {
+        var bytes = try PktLine.data(Array("command=ls-refs\n".utf8)).encoded()
+        if let objectFormat { bytes += try PktLine.data(Array("object-format=\(objectFormat)\n".utf8)).encoded() }
+        bytes += try PktLine.delimiter.encoded()
+        bytes += try PktLine.data(Array("peel\n".utf8)).encoded()
+        if symref { bytes += try PktLine.data(Array("symrefs\n".utf8)).encoded() }
+        bytes += try PktLine.data(Array("unborn\n".utf8)).encoded()
+        if heads { bytes += try PktLine.data(Array("ref-prefix refs/heads/\n".utf8)).encoded() }
+        if tags { bytes += try PktLine.data(Array("ref-prefix refs/tags/\n".utf8)).encoded() }
+        bytes += try PktLine.flush.encoded()
+        return bytes
+    }
+
+    // MARK: - Lines
+
+    private func parseRef(_ text: String) throws(GitWireError) -> AdvertisedRef {
+        guard let space = text.firstIndex(of: " ") else {
+            throw .malformed(address, reason: "'\(text)' is not '<object id> <ref name>'")
+        }
+        let objectID = String(text[..<space])
+        guard Self.isObjectID(objectID) else { throw .malformed(address, reason: "'\(objectID)' is not an object id") }
+        return AdvertisedRef(objectID: objectID, name: String(text[text.index(after: space)...]))
+    }
+
+    static func isObjectID(_ text: String) -> Bool {
+        (text.utf8.count == 40 || text.utf8.count == 64)
+            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+}

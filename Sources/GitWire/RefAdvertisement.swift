@@ -1,0 +1,75 @@
+/// One advertised ref, as `git ls-remote` prints it: an object id and a name (peeled tags are
+/// their own lines, named `<tag>^{}`).
+public struct AdvertisedRef: Sendable, Hashable {
+    /// The object id: 40 hex digits (SHA-1) or 64 (SHA-256).
+    public var objectID: String
+    /// `HEAD`, `refs/heads/main`, `refs/tags/v1.0^{}`….
+    public var name: String
+
+    /// A ref.
+    public init(objectID: String, name: String) {
+        self.objectID = objectID
+        self.name = name
+    }
+
+    /// Whether this is a peeled tag line.
+    public var isPeeled: Bool { name.hasSuffix("^{}") }
+}
+
+/// What a server advertised: the refs in order, the symbolic refs, capabilities and shallow
+/// commits.
+public struct RefAdvertisement: Sendable, Hashable {
+    /// The protocol version the server spoke (0 or 2).
+    public var protocolVersion: Int
+    /// The refs, in the order the server sent them.
+    public var refs: [AdvertisedRef] = []
+    /// Symbolic refs: `HEAD` → `refs/heads/main`.
+    public var symrefs: [(name: String, target: String)] = []
+    /// The capabilities (v0: after the first ref; v2: the capability advertisement).
+    public var capabilities: [String] = []
+    /// `shallow` object ids (v0).
+    public var shallow: [String] = []
+
+    /// An empty advertisement.
+    public init(protocolVersion: Int) {
+        self.protocolVersion = protocolVersion
+    }
+
+    public static func == (left: Self, right: Self) -> Bool {
+        left.protocolVersion == right.protocolVersion && left.refs == right.refs
+            && left.symrefs.map { [$0.name, $0.target] } == right.symrefs.map { [$0.name, $0.target] }
+            && left.capabilities == right.capabilities && left.shallow == right.shallow
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(protocolVersion)
+        hasher.combine(refs)
+    }
+
+    // MARK: - Output
+
+    /// What `git ls-remote` prints for these refs with the same options, line by line.
+    public func lsRemoteLines(
+        heads: Bool = false,
+        tags: Bool = false,
+        refsOnly: Bool = false,
+        symref: Bool = false
+    )
+        -> [String]
+    {
+        var lines: [String] = []
+        var symbolic: [String: String] = [:]
+        for entry in symrefs where symbolic[entry.name] == nil { symbolic[entry.name] = entry.target }
+        for ref in refs {
+            if heads || tags {
+                let matches = (heads && ref.name.hasPrefix("refs/heads/")) || (tags && ref.name.hasPrefix("refs/tags/"))
+                guard matches else { continue }
+            }
+            if refsOnly, ref.isPeeled || !ref.name.hasPrefix("refs/") { continue }
+            if symref, let target = symbolic[ref.name] { lines.append("ref: \(target)\t\(ref.name)") }
+            if ref.objectID.isEmpty { continue }  // an unborn ref: only its symref line
+            lines.append("\(ref.objectID)\t\(ref.name)")
+        }
+        return lines
+    }
+}
