@@ -11,7 +11,9 @@ public struct AdvertisementReader: Sendable {
         case finished
     }
 
+    /// What has been read so far.
     public private(set) var advertisement = RefAdvertisement(protocolVersion: 0)
+    /// Where the conversation is.
     public private(set) var state = State.advertisement
     private var isFirst = true
     private let address: String

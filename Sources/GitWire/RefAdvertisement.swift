@@ -35,12 +35,14 @@ public struct RefAdvertisement: Sendable, Hashable {
         self.protocolVersion = protocolVersion
     }
 
+    /// Equal when every part is equal, symbolic refs in order.
     public static func == (left: Self, right: Self) -> Bool {
         left.protocolVersion == right.protocolVersion && left.refs == right.refs
             && left.symrefs.map { [$0.name, $0.target] } == right.symrefs.map { [$0.name, $0.target] }
             && left.capabilities == right.capabilities && left.shallow == right.shallow
     }
 
+    /// Hashes the version and the refs.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(protocolVersion)
         hasher.combine(refs)
@@ -66,8 +68,8 @@ public struct RefAdvertisement: Sendable, Hashable {
                 guard matches else { continue }
             }
             if refsOnly, ref.isPeeled || !ref.name.hasPrefix("refs/") { continue }
+            if ref.objectID.isEmpty { continue }  // an unborn ref (protocol v2): git prints nothing for it
             if symref, let target = symbolic[ref.name] { lines.append("ref: \(target)\t\(ref.name)") }
-            if ref.objectID.isEmpty { continue }  // an unborn ref: only its symref line
             lines.append("\(ref.objectID)\t\(ref.name)")
         }
         return lines

@@ -1,0 +1,157 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Real repositories in a temporary directory, served by a real `git daemon` on a free port of
+/// 127.0.0.1, stopped by its pid.
+final class GitDaemon: @unchecked Sendable {
+    // @unchecked: every property is set once in init and only read afterwards.
+    let root: URL
+    let port: Int
+    private let daemon: Process
+
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/git") }
+
+    /// Sets up the repositories and starts the daemon on a thread of its own: `Process` waits
+    /// for its children on dispatch threads, which on Linux are the concurrency pool's.
+    static func start() async throws -> GitDaemon {
+        try await onThread { try GitDaemon() }
+    }
+
+    /// Runs blocking `work` on a new thread.
+    static func onThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    private init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("gitwire-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        port = Self.freePort()
+        try Self.makeRepositories(in: root)
+        // In the foreground, so that its pid is ours to stop (a --detach'ed daemon would also
+        // keep the pipe Foundation watches its child's exit through).
+        // git-daemon itself, not the `git daemon` wrapper: the wrapper's pid would not stop it.
+        let execPath = try Self.git(["--exec-path"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: execPath).appendingPathComponent("git-daemon")
+        daemon.arguments = [
+            "--reuseaddr", "--base-path=\(root.path)", "--export-all", "--listen=127.0.0.1", "--port=\(port)",
+            root.path,
+        ]
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        daemon.standardInput = FileHandle.nullDevice
+        try daemon.run()
+        // Wait until it accepts connections.
+        for _ in 0..<100 {
+            if Self.canConnect(port) { return }
+            usleep(50_000)
+        }
+    }
+
+    /// Stops the daemon by its pid (and the connections it forked) and removes the repositories.
+    func stop() {
+        guard daemon.isRunning else { return }
+        let pid = daemon.processIdentifier
+        kill(pid, SIGTERM)
+        for _ in 0..<100 where daemon.isRunning { usleep(10_000) }
+        if daemon.isRunning { kill(pid, SIGKILL) }
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    deinit {
+        stop()
+    }
+
+    func url(_ repository: String) -> String { "git://127.0.0.1:\(port)/\(repository)" }
+
+    /// `git ls-remote` with `arguments`, its standard output.
+    func gitLsRemote(_ arguments: [String], protocolVersion: Int) throws -> String {
+        try Self.git(["-c", "protocol.version=\(protocolVersion)", "ls-remote"] + arguments)
+    }
+
+    // MARK: - Repositories
+
+    private static func makeRepositories(in root: URL) throws {
+        let work = root.appendingPathComponent("work").path
+        let identity = ["-c", "user.email=t@example.test", "-c", "user.name=Tester"]
+        try git(["init", "-q", "-b", "main", work])
+        try git(["-C", work] + identity + ["commit", "-q", "--allow-empty", "-m", "first"])
+        try git(["-C", work] + identity + ["commit", "-q", "--allow-empty", "-m", "second"])
+        try git(["-C", work, "branch", "feature"])
+        try git(["-C", work, "tag", "light"])
+        try git(["-C", work] + identity + ["tag", "-a", "annotated", "-m", "an annotated tag"])
+        try git(["-C", work] + identity + ["tag", "-a", "tag-of-tag", "annotated", "-m", "a tag of a tag"])
+        try git(["clone", "-q", "--bare", work, root.appendingPathComponent("full.git").path])
+
+        let many = root.appendingPathComponent("many.git").path
+        try git(["clone", "-q", "--bare", work, many])
+        let head = try git(["-C", work, "rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let creations = (0..<3000).map { "create refs/heads/branch-\(String(format: "%05d", $0)) \(head)\n" }.joined()
+        try git(["-C", many, "update-ref", "--stdin"], input: creations)
+        try git(["-C", many, "pack-refs", "--all"])
+
+        let detached = root.appendingPathComponent("detached.git").path
+        try git(["clone", "-q", "--bare", work, detached])
+        try Data((head + "\n").utf8).write(to: URL(fileURLWithPath: detached).appendingPathComponent("HEAD"))
+
+        try git(["init", "-q", "--bare", "-b", "main", root.appendingPathComponent("empty.git").path])
+    }
+
+    // MARK: - Processes and ports
+
+    @discardableResult
+    static func git(_ arguments: [String], input: String? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        let inputPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        if let input {
+            try inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+            try inputPipe.fileHandleForWriting.close()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func freePort() -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func canConnect(_ port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0
+    }
+}

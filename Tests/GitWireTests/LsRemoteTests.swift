@@ -1,0 +1,100 @@
+import Foundation
+import GitWire
+import Testing
+
+/// Our ls-remote against `git ls-remote`, byte for byte, on repositories served by a real
+/// `git daemon`. The blocking client runs on threads of its own, as it must.
+@Suite(.enabled(if: GitDaemon.isAvailable, "needs git"), .serialized)
+struct LsRemoteTests {
+    /// What the blocking client prints for `arguments`, formatted as git does.
+    private func ours(_ url: String, _ flags: [String], protocolVersion: Int) async throws -> String {
+        let target = try GitURL(url)
+        let heads = flags.contains("--heads")
+        let tags = flags.contains("--tags")
+        let symref = flags.contains("--symref")
+        let refsOnly = flags.contains("--refs")
+        let result: Result<RefAdvertisement, GitWireError> = await withCheckedContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    returning: Result { () throws(GitWireError) in
+                        try BlockingGitClient(timeout: 5).lsRemote(
+                            target,
+                            protocolVersion: protocolVersion,
+                            heads: heads,
+                            tags: tags,
+                            symref: symref
+                        )
+                    }
+                )
+            }.start()
+        }
+        let lines = try result.get().lsRemoteLines(heads: heads, tags: tags, refsOnly: refsOnly, symref: symref)
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
+    private func theirs(
+        _ daemon: GitDaemon,
+        _ url: String,
+        _ flags: [String],
+        protocolVersion: Int
+    ) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result { try daemon.gitLsRemote(flags + [url], protocolVersion: protocolVersion) }
+                )
+            }.start()
+        }
+    }
+
+    @Test func matchesGitForEveryRepositoryFlagAndProtocol() async throws {
+        let daemon = try await GitDaemon.start()
+        defer { daemon.stop() }
+        for repository in ["full.git", "many.git", "detached.git", "empty.git"] {
+            for version in [0, 2] {
+                for flags in [
+                    [], ["--symref"], ["--heads"], ["--tags"], ["--refs"], ["--heads", "--tags", "--symref"],
+                ] {
+                    let url = daemon.url(repository)
+                    let expected = try await theirs(daemon, url, flags, protocolVersion: version)
+                    let actual = try await ours(url, flags, protocolVersion: version)
+                    #expect(actual == expected, "\(repository) protocol \(version) \(flags)")
+                }
+            }
+        }
+        let full = try await theirs(daemon, daemon.url("full.git"), [], protocolVersion: 0)
+        #expect(full.contains("refs/tags/tag-of-tag^{}"), "the fixture has a tag of a tag")
+        #expect(
+            try await theirs(daemon, daemon.url("many.git"), ["--heads"], protocolVersion: 0).split(separator: "\n")
+                .count == 3002
+        )
+    }
+
+    @Test func aMissingRepositoryIsTheServersMessage() async throws {
+        let daemon = try await GitDaemon.start()
+        defer { daemon.stop() }
+        await #expect {
+            _ = try await ours(daemon.url("nope.git"), [], protocolVersion: 0)
+        } throws: { error in
+            (error as? GitWireError)
+                == .server(daemon.url("nope.git"), message: "access denied or repository not exported: /nope.git")
+        }
+    }
+
+    @Test func aClosedPortIsRefused() async throws {
+        await #expect {
+            _ = try await ours("git://127.0.0.1:9/x.git", [], protocolVersion: 0)
+        } throws: { error in
+            (error as? GitWireError) == .connectionRefused("git://127.0.0.1:9/x.git")
+        }
+    }
+
+    @Test func controlBytesInTheAddressAreRefused() {
+        #expect(throws: GitWireError.self) { try GitURL("git://127.0.0.1/repo\u{0}host=evil") }
+        #expect(throws: GitWireError.self) { try GitURL("git://127.0.0.1/repo\nfoo") }
+        #expect(throws: GitWireError.self) { try GitURL("git://exa\u{0}mple/repo") }
+        #expect(throws: GitWireError.self) { try GitURL("https://example.org/repo") }
+        #expect((try? GitURL("git://[::1]:9419/r.git"))?.port == 9419)
+        #expect((try? GitURL("git://[::1]:9419/r.git"))?.host == "::1")
+    }
+}
