@@ -212,6 +212,7 @@ let package = Package(
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
                 "CourierTesting",
+                "GitWire",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -101,4 +101,5 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     cacheBenchmarks()
+    gitWireBenchmarks()
 }
