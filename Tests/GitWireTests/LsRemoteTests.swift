@@ -1,5 +1,6 @@
 import Foundation
 import GitWire
+import Synchronization
 import Testing
 
 /// Our ls-remote against `git ls-remote`, byte for byte, on repositories served by a real
@@ -32,6 +33,30 @@ struct LsRemoteTests {
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 
+    /// The same through the SwiftNIO client, with the refs counted as they stream in.
+    private func oursAsync(_ url: String, _ flags: [String], protocolVersion: Int) async throws -> String {
+        let target = try GitURL(url)
+        let heads = flags.contains("--heads")
+        let tags = flags.contains("--tags")
+        let symref = flags.contains("--symref")
+        let streamedCount = Counter()
+        let advertisement = try await AsyncGitClient(timeout: .seconds(5)).lsRemote(
+            target,
+            protocolVersion: protocolVersion,
+            heads: heads,
+            tags: tags,
+            symref: symref
+        ) { _ in streamedCount.increment() }
+        #expect(streamedCount.value == advertisement.refs.count, "every ref was handed over as it arrived")
+        let lines = advertisement.lsRemoteLines(
+            heads: heads,
+            tags: tags,
+            refsOnly: flags.contains("--refs"),
+            symref: symref
+        )
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
     private func theirs(
         _ daemon: GitDaemon,
         _ url: String,
@@ -59,6 +84,8 @@ struct LsRemoteTests {
                     let expected = try await theirs(daemon, url, flags, protocolVersion: version)
                     let actual = try await ours(url, flags, protocolVersion: version)
                     #expect(actual == expected, "\(repository) protocol \(version) \(flags)")
+                    let streamed = try await oursAsync(url, flags, protocolVersion: version)
+                    #expect(streamed == expected, "async client: \(repository) protocol \(version) \(flags)")
                 }
             }
         }
@@ -81,6 +108,20 @@ struct LsRemoteTests {
         }
     }
 
+    @Test func refsStreamAsAnAsyncSequence() async throws {
+        let daemon = try await GitDaemon.start()
+        defer { daemon.stop() }
+        var names: [String] = []
+        for try await ref in AsyncGitClient().refs(try GitURL(daemon.url("many.git"))) { names.append(ref.name) }
+        #expect(names.count == 3008)  // HEAD, 3,002 branches, 3 tags and 2 peeled tags
+        #expect(names.first == "HEAD")
+        await #expect {
+            for try await _ in AsyncGitClient().refs(try GitURL("git://127.0.0.1:9/x.git")) {}
+        } throws: { error in
+            (error as? GitWireError) == .connectionRefused("git://127.0.0.1:9/x.git")
+        }
+    }
+
     @Test func aClosedPortIsRefused() async throws {
         await #expect {
             _ = try await ours("git://127.0.0.1:9/x.git", [], protocolVersion: 0)
@@ -97,4 +138,11 @@ struct LsRemoteTests {
         #expect((try? GitURL("git://[::1]:9419/r.git"))?.port == 9419)
         #expect((try? GitURL("git://[::1]:9419/r.git"))?.host == "::1")
     }
+}
+
+/// A count shared with a `@Sendable` callback.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

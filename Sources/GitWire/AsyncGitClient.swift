@@ -1,0 +1,151 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// Lists a repository's refs over `git://` on SwiftNIO, as the chapter's second client did with
+/// a stream delegate: each ref is handed over as soon as its packet has arrived.
+///
+/// ```swift
+/// for try await ref in AsyncGitClient().refs(try GitURL("git://127.0.0.1/project.git")) {
+///     print(ref.objectID, ref.name)
+/// }
+/// ```
+public struct AsyncGitClient: Sendable {
+    /// The longest the whole conversation may take, connecting included.
+    public var timeout: Duration
+
+    /// A client that gives up after `timeout`.
+    public init(timeout: Duration = .seconds(10)) {
+        self.timeout = timeout
+    }
+
+    /// The refs of `url` as they arrive.
+    public func refs(
+        _ url: GitURL,
+        protocolVersion: Int = 0,
+        heads: Bool = false,
+        tags: Bool = false,
+        symref: Bool = false
+    ) -> AsyncThrowingStream<AdvertisedRef, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    _ = try await lsRemote(
+                        url,
+                        protocolVersion: protocolVersion,
+                        heads: heads,
+                        tags: tags,
+                        symref: symref
+                    ) {
+                        continuation.yield($0)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The whole advertisement of `url`; `onRef` sees each ref as it arrives.
+    ///
+    /// - Throws: ``GitWireError``.
+    public func lsRemote(
+        _ url: GitURL,
+        protocolVersion: Int = 0,
+        heads: Bool = false,
+        tags: Bool = false,
+        symref: Bool = false,
+        onRef: @escaping @Sendable (AdvertisedRef) -> Void = { _ in }
+    ) async throws(GitWireError) -> RefAdvertisement {
+        let address = url.description
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        do {
+            return try await withThrowingTaskGroup(of: RefAdvertisement?.self) { group in
+                group.addTask {
+                    try await converse(url, protocolVersion, heads: heads, tags: tags, symref: symref, onRef: onRef)
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let advertisement = first else {
+                    throw GitWireError.timedOut(address, seconds: seconds)
+                }
+                return advertisement
+            }
+        } catch let error as GitWireError {
+            throw error
+        } catch let error as PktLineError {
+            throw .malformed(address, reason: error.description)
+        } catch {
+            throw Self.explain(error, address: address, seconds: seconds)
+        }
+    }
+
+    private func converse(
+        _ url: GitURL,
+        _ protocolVersion: Int,
+        heads: Bool,
+        tags: Bool,
+        symref: Bool,
+        onRef: @Sendable (AdvertisedRef) -> Void
+    ) async throws -> RefAdvertisement {
+        let address = url.description
+        let request = try url.uploadPackRequest(protocolVersion: protocolVersion)
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(TimeAmount(timeout))
+            .connect(host: url.host, port: url.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(bytes: request))
+            var decoder = PktLineDecoder()
+            var reader = AdvertisementReader(address: address)
+            var sentLsRefs = false
+            for try await buffer in inbound {
+                decoder.append(buffer.readableBytesView)
+                while let packet = try decoder.next() {
+                    for ref in try reader.read(packet) { onRef(ref) }
+                    if reader.state == .awaitingRefs, !sentLsRefs {
+                        sentLsRefs = true
+                        let format = reader.advertisement.capabilities.first { $0.hasPrefix("object-format=") }
+                            .map { String($0.dropFirst(14)) }
+                        let lsRefs = try AdvertisementReader.lsRefsRequest(
+                            heads: heads,
+                            tags: tags,
+                            symref: symref,
+                            objectFormat: format
+                        )
+                        try await outbound.write(ByteBuffer(bytes: lsRefs))
+                    }
+                    if reader.state == .finished {
+                        try? await outbound.write(ByteBuffer(string: "0000"))
+                        return reader.advertisement
+                    }
+                }
+            }
+            throw GitWireError.connectionLost(address)
+        }
+    }
+
+    private static func explain(_ error: any Error, address: String, seconds: Double) -> GitWireError {
+        if let error = error as? NIOConnectionError {
+            if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
+                return .hostNotFound(address)
+            }
+            let refused = error.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+            return refused ? .connectionRefused(address) : .connectionLost(address)
+        }
+        if let error = error as? IOError, error.errnoCode == ECONNREFUSED { return .connectionRefused(address) }
+        if let error = error as? ChannelError, case .connectTimeout = error {
+            return .timedOut(address, seconds: seconds)
+        }
+        if error is SocketAddressError { return .hostNotFound(address) }
+        return .connectionLost(address)
+    }
+}
