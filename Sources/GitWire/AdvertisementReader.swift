@@ -48,10 +48,10 @@ public struct AdvertisementReader: Sendable {
             state = advertisement.protocolVersion == 2 ? .awaitingRefs : .finished
             return []
         }
-        let line = payload.last == UInt8(ascii: "\n") ? Array(payload.dropLast()) : payload
+        let line = payload.last == UInt8(ascii: "\n") ? payload.dropLast() : payload[...]
         if isFirst {
             isFirst = false
-            if line == Array("version 2".utf8) {
+            if line.elementsEqual("version 2".utf8) {
                 advertisement.protocolVersion = 2
                 return []
             }
@@ -72,12 +72,11 @@ public struct AdvertisementReader: Sendable {
                 }
             }
         }
-        let text = String(decoding: refPart, as: UTF8.self)
-        if text.hasPrefix("shallow ") {
-            advertisement.shallow.append(String(text.dropFirst(8)))
+        if refPart.starts(with: "shallow ".utf8) {
+            advertisement.shallow.append(String(decoding: refPart.dropFirst(8), as: UTF8.self))
             return []
         }
-        let ref = try parseRef(text)
+        let ref = try parseRef(refPart)
         if ref.name == "capabilities^{}" { return [] }  // an empty repository, the old way
         advertisement.refs.append(ref)
         return [ref]
@@ -136,17 +135,30 @@ public struct AdvertisementReader: Sendable {
 
     // MARK: - Lines
 
-    private func parseRef(_ text: String) throws(GitWireError) -> AdvertisedRef {
-        guard let space = text.firstIndex(of: " ") else {
-            throw .malformed(address, reason: "'\(text)' is not '<object id> <ref name>'")
+    /// `<object id> <name>`, read as bytes: an advertisement can hold many thousands.
+    private func parseRef(_ line: ArraySlice<UInt8>) throws(GitWireError) -> AdvertisedRef {
+        guard let space = line.firstIndex(of: UInt8(ascii: " ")) else {
+            throw .malformed(
+                address,
+                reason: "'\(String(decoding: line, as: UTF8.self))' is not '<object id> <ref name>'"
+            )
         }
-        let objectID = String(text[..<space])
-        guard Self.isObjectID(objectID) else { throw .malformed(address, reason: "'\(objectID)' is not an object id") }
-        return AdvertisedRef(objectID: objectID, name: String(text[text.index(after: space)...]))
+        let objectID = line[..<space]
+        guard Self.isObjectID(objectID) else {
+            throw .malformed(address, reason: "'\(String(decoding: objectID, as: UTF8.self))' is not an object id")
+        }
+        return AdvertisedRef(
+            objectID: String(decoding: objectID, as: UTF8.self),
+            name: String(decoding: line[(space + 1)...], as: UTF8.self)
+        )
+    }
+
+    static func isObjectID(_ bytes: some Collection<UInt8>) -> Bool {
+        (bytes.count == 40 || bytes.count == 64)
+            && bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
     static func isObjectID(_ text: String) -> Bool {
-        (text.utf8.count == 40 || text.utf8.count == 64)
-            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+        isObjectID(text.utf8)
     }
 }
