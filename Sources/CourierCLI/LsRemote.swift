@@ -65,8 +65,8 @@ struct LsRemote: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error.description, status: Self.status(for: error))
         }
-        let lines = advertisement.lsRemoteLines(heads: heads, tags: tags, refsOnly: refs, symref: symref)
-        if !lines.isEmpty { Terminal.output(lines.joined(separator: "\n")) }
+        let output = advertisement.lsRemoteOutput(heads: heads, tags: tags, refsOnly: refs, symref: symref)
+        Terminal.write(Data(output.utf8))
     }
 
     static func status(for error: GitWireError) -> ExitStatus {

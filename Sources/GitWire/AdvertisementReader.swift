@@ -23,42 +23,46 @@ public struct AdvertisementReader: Sendable {
         self.address = address
     }
 
-    /// Takes the next packet; returns refs it completed, in order.
+    /// Takes the next packet; returns the refs it completed, in order (a view of the end of
+    /// `advertisement.refs`).
     ///
     /// - Throws: ``GitWireError/server(_:message:)`` for an `ERR` packet,
     ///   ``GitWireError/malformed(_:reason:)`` for a line that is not a ref.
-    public mutating func read(_ packet: PktLine) throws(GitWireError) -> [AdvertisedRef] {
+    @discardableResult
+    public mutating func read(_ packet: PktLine) throws(GitWireError) -> ArraySlice<AdvertisedRef> {
         if let message = packet.errorMessage { throw .server(address, message: message) }
+        let known = advertisement.refs.count
         switch state {
         case .finished:
-            return []
+            break
         case .advertisement:
-            return try readAdvertisement(packet)
+            try readAdvertisement(packet)
         case .awaitingRefs:
-            return try readListedRef(packet)
+            try readListedRef(packet)
         }
+        return advertisement.refs[known...]
     }
 
     // MARK: - Protocol v0
 
-    private mutating func readAdvertisement(_ packet: PktLine) throws(GitWireError) -> [AdvertisedRef] {
+    private mutating func readAdvertisement(_ packet: PktLine) throws(GitWireError) {
         guard case .data(let payload) = packet else {
             // v0 ends with a flush (an empty repository may send nothing else); v2's
             // capability advertisement ends with one too, and ls-refs follows.
             state = advertisement.protocolVersion == 2 ? .awaitingRefs : .finished
-            return []
+            return
         }
         let line = payload.last == UInt8(ascii: "\n") ? payload.dropLast() : payload[...]
         if isFirst {
             isFirst = false
             if line.elementsEqual("version 2".utf8) {
                 advertisement.protocolVersion = 2
-                return []
+                return
             }
         }
         if advertisement.protocolVersion == 2 {
             advertisement.capabilities.append(String(decoding: line, as: UTF8.self))
-            return []
+            return
         }
         var refPart = line[...]
         if let nul = line.firstIndex(of: 0) {
@@ -74,42 +78,56 @@ public struct AdvertisementReader: Sendable {
         }
         if refPart.starts(with: "shallow ".utf8) {
             advertisement.shallow.append(String(decoding: refPart.dropFirst(8), as: UTF8.self))
-            return []
+            return
         }
         let ref = try parseRef(refPart)
-        if ref.name == "capabilities^{}" { return [] }  // an empty repository, the old way
+        if ref.name == "capabilities^{}" { return }  // an empty repository, the old way
         advertisement.refs.append(ref)
-        return [ref]
     }
 
     // MARK: - Protocol v2 ls-refs
 
-    private mutating func readListedRef(_ packet: PktLine) throws(GitWireError) -> [AdvertisedRef] {
-        guard case .data = packet, let text = packet.text else {
+    private mutating func readListedRef(_ packet: PktLine) throws(GitWireError) {
+        guard case .data(let payload) = packet else {
             state = .finished
-            return []
+            return
         }
         // <oid> <name>[ symref-target:<target>][ peeled:<oid>], or "unborn <name> symref-target:…".
-        let fields = text.split(separator: " ").map(String.init)
-        guard fields.count >= 2 else { throw .malformed(address, reason: "'\(text)' is not a ref line") }
-        let isUnborn = fields[0] == "unborn"
-        guard isUnborn || Self.isObjectID(fields[0]) else {
-            throw .malformed(address, reason: "'\(fields[0])' is not an object id")
+        let line = payload.last == UInt8(ascii: "\n") ? payload.dropLast() : payload[...]
+        let space = UInt8(ascii: " ")
+        guard let afterID = line.firstIndex(of: space) else {
+            throw .malformed(address, reason: "'\(String(decoding: line, as: UTF8.self))' is not a ref line")
         }
-        var found: [AdvertisedRef] = []
-        let ref = AdvertisedRef(objectID: isUnborn ? "" : fields[0], name: fields[1])
-        advertisement.refs.append(ref)
-        found.append(ref)
-        for attribute in fields.dropFirst(2) {
-            if attribute.hasPrefix("symref-target:") {
-                advertisement.symrefs.append((fields[1], String(attribute.dropFirst(14))))
-            } else if attribute.hasPrefix("peeled:") {
-                let peeled = AdvertisedRef(objectID: String(attribute.dropFirst(7)), name: fields[1] + "^{}")
-                advertisement.refs.append(peeled)
-                found.append(peeled)
+        let objectID = line[..<afterID]
+        let isUnborn = objectID.elementsEqual("unborn".utf8)
+        guard isUnborn || Self.isObjectID(objectID) else {
+            throw .malformed(address, reason: "'\(String(decoding: objectID, as: UTF8.self))' is not an object id")
+        }
+        let rest = line[(afterID + 1)...]
+        let afterName = rest.firstIndex(of: space) ?? rest.endIndex
+        guard afterName > rest.startIndex else {
+            throw .malformed(address, reason: "'\(String(decoding: line, as: UTF8.self))' has no ref name")
+        }
+        let name = String(decoding: rest[..<afterName], as: UTF8.self)
+        advertisement.refs.append(
+            AdvertisedRef(objectID: isUnborn ? "" : String(decoding: objectID, as: UTF8.self), name: name)
+        )
+        for attribute in rest[afterName...].split(separator: space) {
+            if attribute.starts(with: "symref-target:".utf8) {
+                advertisement.symrefs.append((name, String(decoding: attribute.dropFirst(14), as: UTF8.self)))
+            } else if attribute.starts(with: "peeled:".utf8) {
+                let peeledID = attribute.dropFirst(7)
+                guard Self.isObjectID(peeledID) else {
+                    throw .malformed(
+                        address,
+                        reason: "'\(String(decoding: peeledID, as: UTF8.self))' is not an object id"
+                    )
+                }
+                advertisement.refs.append(
+                    AdvertisedRef(objectID: String(decoding: peeledID, as: UTF8.self), name: name + "^{}")
+                )
             }
         }
-        return found
     }
 
     /// The `ls-refs` request `git ls-remote` sends for these options.
@@ -147,6 +165,9 @@ public struct AdvertisementReader: Sendable {
         guard Self.isObjectID(objectID) else {
             throw .malformed(address, reason: "'\(String(decoding: objectID, as: UTF8.self))' is not an object id")
         }
+        guard space + 1 < line.endIndex else {
+            throw .malformed(address, reason: "'\(String(decoding: line, as: UTF8.self))' has no ref name")
+        }
         return AdvertisedRef(
             objectID: String(decoding: objectID, as: UTF8.self),
             name: String(decoding: line[(space + 1)...], as: UTF8.self)
@@ -156,9 +177,5 @@ public struct AdvertisementReader: Sendable {
     static func isObjectID(_ bytes: some Collection<UInt8>) -> Bool {
         (bytes.count == 40 || bytes.count == 64)
             && bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
-    }
-
-    static func isObjectID(_ text: String) -> Bool {
-        isObjectID(text.utf8)
     }
 }

@@ -113,9 +113,8 @@ public struct PktLineDecoder: Sendable {
     ///   is longer than 65520.
     public mutating func next() throws(PktLineError) -> PktLine? {
         guard buffer.count - start >= 4 else { return nil }
-        let prefix = Array(buffer[start..<(start + 4)])
         var length = 0
-        for byte in prefix {
+        for byte in buffer[start..<(start + 4)] {
             guard let value = Self.hexValue(byte) else {
                 throw PktLineError(offset: offset, bytes: prefix, reason: "the length is not four hexadecimal digits")
             }
@@ -138,6 +137,9 @@ public struct PktLineDecoder: Sendable {
             )
         }
     }
+
+    /// The length digits of the packet at `start`, for error messages.
+    private var prefix: [UInt8] { Array(buffer[start..<(start + 4)]) }
 
     private mutating func consume(_ count: Int, _ packet: PktLine) -> PktLine {
         start += count

@@ -50,18 +50,24 @@ public struct RefAdvertisement: Sendable, Hashable {
 
     // MARK: - Output
 
-    /// What `git ls-remote` prints for these refs with the same options, line by line.
-    public func lsRemoteLines(
+    /// What `git ls-remote` prints for these refs with the same options: one line per ref,
+    /// each ending in a newline.
+    ///
+    /// ```swift
+    /// print(advertisement.lsRemoteOutput(heads: true), terminator: "")
+    /// ```
+    public func lsRemoteOutput(
         heads: Bool = false,
         tags: Bool = false,
         refsOnly: Bool = false,
         symref: Bool = false
     )
-        -> [String]
+        -> String
     {
-        var lines: [String] = []
         var symbolic: [String: String] = [:]
         for entry in symrefs where symbolic[entry.name] == nil { symbolic[entry.name] = entry.target }
+        var output = ""
+        output.reserveCapacity(refs.count * 72)
         for ref in refs {
             if heads || tags {
                 let matches = (heads && ref.name.hasPrefix("refs/heads/")) || (tags && ref.name.hasPrefix("refs/tags/"))
@@ -69,9 +75,18 @@ public struct RefAdvertisement: Sendable, Hashable {
             }
             if refsOnly, ref.isPeeled || !ref.name.hasPrefix("refs/") { continue }
             if ref.objectID.isEmpty { continue }  // an unborn ref (protocol v2): git prints nothing for it
-            if symref, let target = symbolic[ref.name] { lines.append("ref: \(target)\t\(ref.name)") }
-            lines.append("\(ref.objectID)\t\(ref.name)")
+            if symref, let target = symbolic[ref.name] {
+                output += "ref: "
+                output += target
+                output += "\t"
+                output += ref.name
+                output += "\n"
+            }
+            output += ref.objectID
+            output += "\t"
+            output += ref.name
+            output += "\n"
         }
-        return lines
+        return output
     }
 }

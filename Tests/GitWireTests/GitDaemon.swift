@@ -100,6 +100,19 @@ final class GitDaemon: @unchecked Sendable {
         try Data((head + "\n").utf8).write(to: URL(fileURLWithPath: detached).appendingPathComponent("HEAD"))
 
         try git(["init", "-q", "--bare", "-b", "main", root.appendingPathComponent("empty.git").path])
+
+        // Shallow: upload-pack follows the refs with "shallow <oid>" lines (protocol 0).
+        let shallow = root.appendingPathComponent("shallow.git").path
+        try git([
+            "clone", "-q", "--bare", "--depth", "1", "file://" + root.appendingPathComponent("full.git").path, shallow,
+        ])
+
+        // SHA-256 object ids: 64 hex digits, announced as object-format=sha256.
+        let sha256Work = root.appendingPathComponent("work-sha256").path
+        try git(["init", "-q", "--object-format=sha256", "-b", "main", sha256Work])
+        try git(["-C", sha256Work] + identity + ["commit", "-q", "--allow-empty", "-m", "first"])
+        try git(["-C", sha256Work] + identity + ["tag", "-a", "v1", "-m", "an annotated tag"])
+        try git(["clone", "-q", "--bare", sha256Work, root.appendingPathComponent("sha256.git").path])
     }
 
     // MARK: - Processes and ports

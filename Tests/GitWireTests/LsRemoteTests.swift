@@ -29,8 +29,7 @@ struct LsRemoteTests {
                 )
             }.start()
         }
-        let lines = try result.get().lsRemoteLines(heads: heads, tags: tags, refsOnly: refsOnly, symref: symref)
-        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        return try result.get().lsRemoteOutput(heads: heads, tags: tags, refsOnly: refsOnly, symref: symref)
     }
 
     /// The same through the SwiftNIO client, with the refs counted as they stream in.
@@ -48,13 +47,12 @@ struct LsRemoteTests {
             symref: symref
         ) { _ in streamedCount.increment() }
         #expect(streamedCount.value == advertisement.refs.count, "every ref was handed over as it arrived")
-        let lines = advertisement.lsRemoteLines(
+        return advertisement.lsRemoteOutput(
             heads: heads,
             tags: tags,
             refsOnly: flags.contains("--refs"),
             symref: symref
         )
-        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 
     private func theirs(
@@ -75,7 +73,7 @@ struct LsRemoteTests {
     @Test func matchesGitForEveryRepositoryFlagAndProtocol() async throws {
         let daemon = try await GitDaemon.start()
         defer { daemon.stop() }
-        for repository in ["full.git", "many.git", "detached.git", "empty.git"] {
+        for repository in ["full.git", "many.git", "detached.git", "empty.git", "shallow.git", "sha256.git"] {
             for version in [0, 2] {
                 for flags in [
                     [], ["--symref"], ["--heads"], ["--tags"], ["--refs"], ["--heads", "--tags", "--symref"],
@@ -95,6 +93,20 @@ struct LsRemoteTests {
             try await theirs(daemon, daemon.url("many.git"), ["--heads"], protocolVersion: 0).split(separator: "\n")
                 .count == 3002
         )
+        let sha256 = try await theirs(daemon, daemon.url("sha256.git"), [], protocolVersion: 0)
+        #expect(sha256.split(separator: "\n").allSatisfy { $0.split(separator: "\t")[0].count == 64 })
+    }
+
+    @Test func shallowLinesAndCapabilitiesAreKept() async throws {
+        let daemon = try await GitDaemon.start()
+        defer { daemon.stop() }
+        let shallow = try await AsyncGitClient().lsRemote(try GitURL(daemon.url("shallow.git")))
+        let head = try await theirs(daemon, daemon.url("shallow.git"), ["--heads"], protocolVersion: 0)
+        #expect(shallow.shallow == [String(head.prefix(40))], "the one commit a depth-1 clone holds")
+        #expect(shallow.symrefs.map(\.target) == ["refs/heads/main"])
+        let sha256 = try await AsyncGitClient().lsRemote(try GitURL(daemon.url("sha256.git")), protocolVersion: 2)
+        #expect(sha256.protocolVersion == 2)
+        #expect(sha256.capabilities.contains("object-format=sha256"))
     }
 
     @Test func aMissingRepositoryIsTheServersMessage() async throws {

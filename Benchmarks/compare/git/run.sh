@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# courier ls-remote vs git ls-remote against a local git daemon serving a repository with
-# 50,000 refs, over protocols 0 and 2, with hyperfine (runs alternate, medians and the ratio).
+# courier ls-remote vs git ls-remote against a local git daemon serving repositories with
+# REFS refs each (default: 1, to see process start-up alone; 50,000, the issue's size; and
+# 200,000), over protocols 0 and 2, with hyperfine: medians and the ratio.
 #
-#   Benchmarks/compare/git/run.sh [RUNS] [REFS]
+#   Benchmarks/compare/git/run.sh [RUNS] [REFS...]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 runs=${1:-20}
-refs=${2:-50000}
+shift || true
+if [ $# -gt 0 ]; then sizes=("$@"); else sizes=(1 50000 200000); fi
 port=${PORT:-19518}
 command -v hyperfine >/dev/null || { echo "hyperfine is missing: apt-get install -y hyperfine" >&2; exit 2; }
 command -v git >/dev/null || { echo "git is missing: apt-get install -y git" >&2; exit 2; }
@@ -18,31 +20,35 @@ trap '[ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null; rm -rf "$work"' EX
 
 git init -q -b main "$work/src"
 git -C "$work/src" -c user.email=b@example.test -c user.name=Bench commit -q --allow-empty -m one
-git clone -q --bare "$work/src" "$work/big.git"
 head=$(git -C "$work/src" rev-parse HEAD)
-seq 0 $((refs - 1)) | awk -v h="$head" '{ printf "create refs/heads/branch-%06d %s\n", $1, h }' |
-    git -C "$work/big.git" update-ref --stdin
-git -C "$work/big.git" pack-refs --all
+for refs in "${sizes[@]}"; do
+    git clone -q --bare "$work/src" "$work/refs-$refs.git"
+    seq 1 $((refs - 1)) | awk -v h="$head" '{ printf "create refs/heads/branch-%06d %s\n", $1, h }' |
+        git -C "$work/refs-$refs.git" update-ref --stdin
+    git -C "$work/refs-$refs.git" pack-refs --all
+done
 
 "$(git --exec-path)/git-daemon" --reuseaddr --base-path="$work" --export-all --listen=127.0.0.1 --port="$port" "$work" &
 daemon_pid=$!
 for _ in $(seq 50); do
-    git ls-remote "git://127.0.0.1:$port/big.git" HEAD >/dev/null 2>&1 && break
+    git ls-remote "git://127.0.0.1:$port/refs-${sizes[0]}.git" HEAD >/dev/null 2>&1 && break
     sleep 0.1
 done
 
-url="git://127.0.0.1:$port/big.git"
-for version in 0 2; do
-    # Same output first: the comparison is only fair if both print the same refs.
-    diff <(git -c protocol.version=$version ls-remote "$url") <(.build/release/courier ls-remote --protocol $version "$url") >/dev/null
-    hyperfine --warmup 3 --runs "$runs" --export-json "$work/v$version.json" -N \
-        "git -c protocol.version=$version ls-remote $url" \
-        ".build/release/courier ls-remote --protocol $version $url" >/dev/null
-    python3 - "$work/v$version.json" "$version" "$refs" <<'PY'
+for refs in "${sizes[@]}"; do
+    url="git://127.0.0.1:$port/refs-$refs.git"
+    for version in 0 2; do
+        # Same output first: the comparison is only fair if both print the same refs.
+        diff <(git -c protocol.version=$version ls-remote "$url") <(.build/release/courier ls-remote --protocol $version "$url") >/dev/null
+        hyperfine --warmup 3 --runs "$runs" --export-json "$work/v$version.json" -N \
+            "git -c protocol.version=$version ls-remote $url" \
+            ".build/release/courier ls-remote --protocol $version $url" >/dev/null 2>&1
+        python3 - "$work/v$version.json" "$version" "$refs" <<'PY'
 import json, sys
-path, version, refs = sys.argv[1], sys.argv[2], sys.argv[3]
+path, version, refs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 results = json.load(open(path))["results"]
 git, courier = (r["median"] for r in results)
-print(f"protocol {version}, {refs} refs: git {git * 1000:.1f} ms, courier {courier * 1000:.1f} ms (medians); courier / git time = {courier / git:.2f}")
+print(f"{refs:>7,} refs, protocol {version}: git {git * 1000:6.1f} ms, courier {courier * 1000:6.1f} ms (medians); courier / git time = {courier / git:.2f}")
 PY
+    done
 done
