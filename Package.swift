@@ -19,10 +19,13 @@ let package = Package(
         .library(name: "LibraryServer", targets: ["LibraryServer"]),
         .library(name: "Feeds", targets: ["Feeds"]),
         .library(name: "GitWire", targets: ["GitWire"]),
+        .library(name: "CourierImages", targets: ["CourierImages"]),
+        .library(name: "StoreSearch", targets: ["StoreSearch"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -88,6 +91,23 @@ let package = Package(
         .target(
             name: "Feeds",
             dependencies: ["Courier"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CourierImages",
+            dependencies: [
+                "Courier",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StoreSearch",
+            dependencies: [
+                "Courier",
+                "CourierImages",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -191,6 +211,16 @@ let package = Package(
         .testTarget(
             name: "FeedsTests",
             dependencies: ["Feeds"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CourierImagesTests",
+            dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierImages", "CourierTestServer"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StoreSearchTests",
+            dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierTestServer", "StoreSearch"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

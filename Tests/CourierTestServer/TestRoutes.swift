@@ -122,6 +122,7 @@ enum TestRoutes {
                 }
             )
         }
+        StoreRoutes.add(to: router, events: events)
         return router
     }
 

@@ -3,6 +3,7 @@ public actor TestServerEvents {
     private var disconnected: Set<String> = []
     private var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private var hits: [String: Int] = [:]
+    private var queries: [String: [String]] = [:]
 
     init() {}
 
@@ -26,6 +27,14 @@ public actor TestServerEvents {
             try await Task.sleep(for: .milliseconds(5))
         }
     }
+
+    /// Records the raw (still percent-encoded) query string a request to `route` carried.
+    func record(query: String, for route: String) {
+        queries[route, default: []].append(query)
+    }
+
+    /// The raw query strings of the requests to `route`, oldest first.
+    public func queries(for route: String) -> [String] { queries[route, default: []] }
 
     /// How many times `key` was hit.
     public func hitCount(_ key: String) -> Int { hits[key, default: 0] }

@@ -2,7 +2,7 @@
 ///
 /// A dictionary of slots threaded on an index-linked list, so reads, writes and evictions are
 /// O(1). A value type: wrap it in a lock to share it.
-struct LRUCache<Key: Hashable, Value> {
+package struct LRUCache<Key: Hashable, Value> {
     private struct Slot {
         var key: Key
         var value: Value
@@ -12,24 +12,24 @@ struct LRUCache<Key: Hashable, Value> {
     }
 
     /// The most the costs of all values may add up to.
-    let costLimit: Int
+    package let costLimit: Int
     /// The sum of the costs of the values held.
-    private(set) var totalCost = 0
+    package private(set) var totalCost = 0
     private var slots: [Slot?] = []
     private var freeSlots: [Int] = []
     private var positions: [Key: Int] = [:]
     private var newest: Int?
     private var oldest: Int?
 
-    init(costLimit: Int) {
+    package init(costLimit: Int) {
         self.costLimit = costLimit
     }
 
     /// The number of values held.
-    var count: Int { positions.count }
+    package var count: Int { positions.count }
 
     /// The value for `key`, which becomes the most recently used.
-    mutating func value(for key: Key) -> Value? {
+    package mutating func value(for key: Key) -> Value? {
         guard let position = positions[key] else { return nil }
         moveToNewest(position)
         return slots[position]?.value
@@ -37,7 +37,7 @@ struct LRUCache<Key: Hashable, Value> {
 
     /// Stores `value` as the most recently used, then evicts the least recently used values
     /// until the total cost is within the limit. A value costlier than the limit is not kept.
-    mutating func set(_ value: Value, for key: Key, cost: Int) {
+    package mutating func set(_ value: Value, for key: Key, cost: Int) {
         removeValue(for: key)
         guard cost <= costLimit else { return }
         let slot = Slot(key: key, value: value, cost: cost, newer: nil, older: newest)
@@ -61,7 +61,7 @@ struct LRUCache<Key: Hashable, Value> {
 
     /// Removes and returns the value for `key`.
     @discardableResult
-    mutating func removeValue(for key: Key) -> Value? {
+    package mutating func removeValue(for key: Key) -> Value? {
         guard let position = positions.removeValue(forKey: key), let slot = slots[position] else { return nil }
         unlink(position, slot)
         slots[position] = nil
@@ -71,7 +71,7 @@ struct LRUCache<Key: Hashable, Value> {
     }
 
     /// Removes everything.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self = LRUCache(costLimit: costLimit)
     }
 

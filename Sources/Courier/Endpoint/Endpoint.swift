@@ -122,6 +122,35 @@ public struct Endpoint<Response>: Sendable {
         copy.query.append(URLQueryItem(name: name, value: value))
         return copy
     }
+
+    /// The same request, its decoded value passed through `transform`: to turn a service's
+    /// wire format into the model a program shows.
+    ///
+    /// ```swift
+    /// let titles: Endpoint<[String]> = Endpoint<[Movie]>(path: "/movies").map { $0.map(\.title) }
+    /// ```
+    ///
+    /// An error `transform` throws is reported as a decoding error.
+    public func map<Other>(_ transform: @escaping @Sendable (Response) throws -> Other) -> Endpoint<Other> {
+        let decode = self.decode
+        var mapped = Endpoint<Other>(
+            method: method,
+            scheme: scheme,
+            host: host,
+            port: port,
+            path: path,
+            query: query,
+            headers: headers,
+            body: body,
+            acceptedContentTypes: acceptedContentTypes
+        ) { response, decoder in
+            try transform(try decode(response, decoder))
+        }
+        mapped.decoder = decoder
+        mapped.cachePolicy = cachePolicy
+        mapped.encodedQuery = encodedQuery
+        return mapped
+    }
 }
 
 extension Endpoint where Response: Decodable & Sendable {

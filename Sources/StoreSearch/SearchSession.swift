@@ -1,0 +1,51 @@
+public import Courier
+
+/// Search as the person types or switches category: each search cancels the one in flight,
+/// and a superseded search never delivers its results.
+///
+/// ```swift
+/// let session = SearchSession(store: store)
+/// // on every change of the text or the category:
+/// do {
+///     guard let found = try await session.search(text, category: category) else { return }  // superseded
+///     show(found.results)
+/// } catch {
+///     showError(error.message)  // a real failure, reported once, to this search's caller
+/// }
+/// ```
+public final class SearchSession: Sendable {
+    /// The store searched.
+    public let store: StoreClient
+    private let latest = LatestWins<SearchResults>()
+
+    /// A session searching `store`.
+    public init(store: StoreClient) {
+        self.store = store
+    }
+
+    /// Searches, cancelling the search in flight.
+    ///
+    /// - Returns: The results, or `nil` when a newer search (or ``cancel()``, or cancelling the
+    ///   calling task) superseded this one: cancellation is silent, not an error.
+    /// - Throws: ``RequestError`` when the search itself failed.
+    public func search(
+        _ term: String,
+        category: StoreCategory = .all,
+        country: String? = nil,
+        limit: Int = StoreAPI.maximumLimit
+    ) async throws(RequestError) -> SearchResults? {
+        let store = store
+        do {
+            return try await latest.run { () async throws(RequestError) in
+                try await store.search(term, category: category, country: country, limit: limit)
+            }
+        } catch .cancelled {
+            return nil
+        }
+    }
+
+    /// Cancels the search in flight; its caller gets `nil`.
+    public func cancel() async {
+        await latest.cancel()
+    }
+}

@@ -1,0 +1,69 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import StoreSearch
+import Testing
+
+/// Search as you type against the loopback store: the newest search wins, the others end
+/// silently, a real failure is reported once.
+struct SearchSessionTests {
+    @Test func aNewSearchSupersedesTheOneInFlight() async throws {
+        try await TestServer.withRunning { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
+                let slow = Task { try await session.search("sleep:2000:king", category: .music) }
+                while await server.events.queries(for: "search").isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+                let latest = try await session.search("king", category: .software)
+                #expect(latest?.results.map(\.type).allSatisfy { $0 == "App" } == true)
+                #expect(latest?.results.count == 2)
+                let superseded = try await slow.value
+                #expect(superseded == nil, "a superseded search delivers nothing, and no error")
+            }
+        }
+    }
+
+    @Test func aCategoryChangeSupersedesToo() async throws {
+        try await TestServer.withRunning { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
+                async let first = session.search("sleep:1500:king", category: .ebook)
+                try await Task.sleep(for: .milliseconds(100))
+                let second = try await session.search("sleep:100:king", category: .podcast)
+                #expect(try await first == nil)
+                #expect(second?.results.map(\.type) == ["Podcast"])
+            }
+        }
+    }
+
+    @Test func cancelEndsTheSearchSilently() async throws {
+        try await TestServer.withRunning { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
+                let pending = Task { try await session.search("sleep:2000:king") }
+                while await server.events.queries(for: "search").isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+                await session.cancel()
+                #expect(try await pending.value == nil)
+            }
+        }
+    }
+
+    @Test func aRealFailureIsReportedOnceToItsOwnCaller() async throws {
+        try await TestServer.withRunning { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
+                var failures: [RequestError] = []
+                do throws(RequestError) {
+                    _ = try await session.search("king", country: "usa")
+                } catch {
+                    failures.append(error)
+                }
+                #expect(failures.count == 1)
+                #expect(failures.first?.category == .clientError)
+                // The session is not stuck: the next search works.
+                let next = try await session.search("king")
+                #expect(next?.results.count == 16)
+            }
+        }
+    }
+}
