@@ -123,11 +123,13 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "CourierImages",
                 "CourierTesting",
                 "Feeds",
                 "GitWire",
                 "LibraryKit",
                 "LibraryServer",
+                "StoreSearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -201,6 +203,7 @@ let package = Package(
                 "CourierAsyncHTTPClient",
                 "LibraryKit",
                 "LibraryServer",
+                "CourierTestServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -225,7 +228,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GitWireTests",
-            dependencies: ["GitWire"],
+            dependencies: ["CourierTestServer", "GitWire"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

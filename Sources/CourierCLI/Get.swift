@@ -73,11 +73,7 @@ struct Get: AsyncParsableCommand {
     @Flag(help: "With --cache: answer from the cache only, never the network (504 when nothing is stored).")
     var offline = false
 
-    @Option(
-        help:
-            "Record the exchange (credentials redacted) in this cassette file, adding to it if it exists; serve it with courier replay."
-    )
-    var record: String?
+    @OptionGroup var recording: RecordOption
 
     @Option(help: "The transport: async-http-client (default) or urlsession.")
     var transport: TransportChoice = .asyncHTTPClient
@@ -103,7 +99,7 @@ struct Get: AsyncParsableCommand {
 
     func run() async throws {
         let endpoint = try makeEndpoint()
-        let recorder = try makeRecorder()
+        let recorder = try recording.makeRecorder()
         let configuration = try makeConfiguration(recorder: recorder)
         switch transport {
         case .asyncHTTPClient:
@@ -121,13 +117,7 @@ struct Get: AsyncParsableCommand {
     /// Sends the endpoint and prints the response, or with `--curl` prints what would be sent;
     /// saves what `recorder` recorded, whatever the outcome.
     private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient, _ recorder: CassetteRecorder?) async throws {
-        do {
-            try await run(endpoint, with: client)
-        } catch {
-            try saveRecording(recorder)
-            throw error
-        }
-        try saveRecording(recorder)
+        try await recording.recording(recorder) { try await run(endpoint, with: client) }
     }
 
     private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws {
@@ -170,7 +160,14 @@ struct Get: AsyncParsableCommand {
     private func makeBody(_ argument: String) throws -> RequestBody {
         let bytes: Data
         if argument == "@-" {
-            bytes = FileHandle.standardInput.readDataToEndOfFile()
+            do {
+                bytes = try FileHandle.standardInput.readToEnd() ?? Data()
+            } catch {
+                throw CommandFailure(
+                    "Cannot read the body from standard input: \(error.localizedDescription).",
+                    status: .usage
+                )
+            }
         } else if argument.hasPrefix("@") {
             let path = String(argument.dropFirst())
             guard let contents = FileManager.default.contents(atPath: path) else {
@@ -185,27 +182,6 @@ struct Get: AsyncParsableCommand {
         }
         let isJSON = (try? JSONValue(parsing: bytes)) != nil
         return .data(bytes, contentType: isJSON ? "application/json" : "application/x-www-form-urlencoded")
-    }
-
-    /// A recorder adding to the `--record` cassette, if one was asked for.
-    private func makeRecorder() throws -> CassetteRecorder? {
-        guard let record else { return nil }
-        let file = URL(fileURLWithPath: record)
-        guard FileManager.default.fileExists(atPath: file.path) else { return CassetteRecorder() }
-        do {
-            return CassetteRecorder(appendingTo: try Cassette.load(from: file))
-        } catch {
-            throw CommandFailure("\(error.description) Pass a new file or a cassette courier wrote.", status: .usage)
-        }
-    }
-
-    private func saveRecording(_ recorder: CassetteRecorder?) throws {
-        guard let recorder, let record else { return }
-        do {
-            try recorder.cassette.write(to: URL(fileURLWithPath: record))
-        } catch {
-            throw CommandFailure(error.description, status: .usage)
-        }
     }
 
     private func makeConfiguration(recorder: CassetteRecorder?) throws -> HTTPClient.Configuration {

@@ -28,13 +28,7 @@ struct LibrarySearchOptions: ParsableArguments {
     }
 
     func serviceURL() throws -> URL {
-        guard let url = URL(string: service), let scheme = url.scheme?.lowercased(),
-            ["http", "https"].contains(scheme),
-            url.host != nil
-        else {
-            throw ValidationError("--service '\(service)' is not an http or https URL, such as http://127.0.0.1:8080.")
-        }
-        return url
+        try ServiceURL.parse(service, example: "http://127.0.0.1:8080")
     }
 
     /// Runs `search` against the service, then prints the page as a table or JSON; says so when

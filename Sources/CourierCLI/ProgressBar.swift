@@ -21,10 +21,21 @@ final class ProgressBar: Sendable {
 
     /// Redraws the bar for `progress`, unless it was drawn less than 0.1 s ago.
     func update(_ progress: DownloadProgress) {
+        draw(isLast: progress.fractionCompleted == 1) { now in
+            Self.line(progress, elapsed: now - start, startBytes: startBytes)
+        }
+    }
+
+    /// Redraws the bar for `done` items of `total`, unless it was drawn less than 0.1 s ago.
+    func update(done: Int, of total: Int) {
+        draw(isLast: done == total) { _ in Self.line(done: done, of: total) }
+    }
+
+    private func draw(isLast: Bool, _ line: (ContinuousClock.Instant) -> String) {
         guard isTerminal else { return }
         let now = ContinuousClock.now
         let shouldDraw = state.withLock { state in
-            if let last = state.lastDraw, now - last < .milliseconds(100), progress.fractionCompleted != 1 {
+            if let last = state.lastDraw, now - last < .milliseconds(100), !isLast {
                 return false
             }
             state.lastDraw = now
@@ -32,10 +43,7 @@ final class ProgressBar: Sendable {
             return true
         }
         guard shouldDraw else { return }
-        Terminal.write(
-            Data(("\r" + Self.line(progress, elapsed: now - start, startBytes: startBytes)).utf8),
-            to: .standardError
-        )
+        Terminal.write(Data(("\r" + line(now)).utf8), to: .standardError)
     }
 
     /// Ends the bar's line, if one was drawn.
@@ -51,12 +59,23 @@ final class ProgressBar: Sendable {
         guard let fraction = progress.fractionCompleted, let total = progress.expectedBytes else {
             return "\(byteCount(progress.bytesReceived))  \(rate)"
         }
-        let width = 20
-        let filled = Int((fraction * Double(width)).rounded(.down))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = String(Int((fraction * 100).rounded(.down)))
         let paddedPercent = String(repeating: " ", count: max(0, 3 - percent.count)) + percent
-        return "[\(bar)] \(paddedPercent)%  \(byteCount(progress.bytesReceived)) of \(byteCount(total))  \(rate)"
+        return
+            "\(bar(fraction)) \(paddedPercent)%  \(byteCount(progress.bytesReceived)) of \(byteCount(total))  \(rate)"
+    }
+
+    /// `[##########----------]` for one half.
+    private static func bar(_ fraction: Double) -> String {
+        let width = 20
+        let filled = min(width, max(0, Int((fraction * Double(width)).rounded(.down))))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+    }
+
+    /// `[##########----------]  12/24`.
+    static func line(done: Int, of total: Int) -> String {
+        let fraction = total > 0 ? Double(done) / Double(total) : 1
+        return "\(bar(fraction))  \(done)/\(total)"
     }
 
     /// "512 B", "1.5 KB", "27.0 MB", "1.0 GB" (decimal units).

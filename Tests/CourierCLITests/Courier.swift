@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Synchronization
 
@@ -43,10 +44,10 @@ enum Courier {
         // Both pipes are drained at once so that neither can fill up and stall the child.
         let stderrBox = ErrorText()
         let stderrReader = Thread {
-            stderrBox.set(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            stderrBox.set(String(decoding: PipeReader.readAll(errors.fileHandleForReading), as: UTF8.self))
         }
         stderrReader.start()
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stdout = String(decoding: PipeReader.readAll(output.fileHandleForReading), as: UTF8.self)
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: stdout, stderr: stderrBox.wait())
     }

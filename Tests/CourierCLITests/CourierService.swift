@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Synchronization
 
@@ -58,8 +59,8 @@ final class CourierService: @unchecked Sendable {
         kill(process.processIdentifier, signal)
         return await withCheckedContinuation { continuation in
             Thread { [self] in
-                let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let stdout = String(decoding: PipeReader.readAll(output.fileHandleForReading), as: UTF8.self)
+                let stderr = String(decoding: PipeReader.readAll(errors.fileHandleForReading), as: UTF8.self)
                 process.waitUntilExit()
                 continuation.resume(
                     returning: Courier.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)

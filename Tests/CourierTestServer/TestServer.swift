@@ -32,10 +32,13 @@ public struct TestServer: Sendable {
     /// Starts a server on a free port, runs `body`, and stops the server, whether `body`
     /// returns or throws.
     ///
-    /// - Parameter tls: Serve HTTPS with a self-signed certificate no client trusts, to check
-    ///   that clients verify certificates.
+    /// - Parameters:
+    ///   - tls: Serve HTTPS with a self-signed certificate no client trusts, to check that
+    ///     clients verify certificates.
+    ///   - port: The port to listen on; 0 (the default) picks a free one.
     public static func withRunning<Result: Sendable>(
         tls: Bool = false,
+        port: Int = 0,
         _ body: @Sendable (TestServer) async throws -> Result
     ) async throws -> Result {
         let events = TestServerEvents()
@@ -43,7 +46,7 @@ public struct TestServer: Sendable {
         let app = Application(
             router: TestRoutes.router(events: events),
             server: tls ? try .tls(.http1(), tlsConfiguration: selfSignedTLS()) : .http1(),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 
 #if canImport(Glibc)
@@ -132,7 +133,7 @@ final class GitDaemon: @unchecked Sendable {
             try inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
             try inputPipe.fileHandleForWriting.close()
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = PipeReader.readAll(output.fileHandleForReading)
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }

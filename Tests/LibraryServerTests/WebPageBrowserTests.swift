@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -26,7 +27,7 @@ struct WebPageBrowserTests {
                 process.standardError = FileHandle.nullDevice
                 do {
                     try process.run()
-                    let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    let dom = String(decoding: PipeReader.readAll(output.fileHandleForReading), as: UTF8.self)
                     process.waitUntilExit()
                     continuation.resume(returning: dom)
                 } catch {

@@ -1,0 +1,189 @@
+import CourierTestServer
+import Foundation
+import Testing
+
+/// `courier store` against the loopback iTunes stand-in, and against a recording of it served
+/// by `courier replay`.
+@Suite("courier store")
+struct StoreCommandTests {
+    private static func temporaryDirectory(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(name)-\(UUID().uuidString)")
+    }
+
+    @Test func printsATableAndCountsWhatItSkipped() async throws {
+        try await TestServer.withRunning { server in
+            let result = try await Courier.run("store", "king", "--service", server.baseURL.absoluteString)
+            #expect(result.status == 0)
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("NAME") == true)
+            #expect(lines.count == 1 + 16)
+            #expect(lines.contains { $0.contains("Teen Angel") && $0.contains("Song") && $0.contains("Rock") })
+            #expect(lines.contains { $0.contains("Kingdom Rush") && $0.contains("Free") })
+            #expect(lines.contains { $0.hasPrefix("Zebra Katz") && $0.contains("Unknown") && $0.contains("Artist") })
+            #expect(result.stderr == "16 results; 2 items without a name skipped.\n")
+        }
+    }
+
+    @Test func jsonHasOneShapeForEveryItem() async throws {
+        try await TestServer.withRunning { server in
+            let result = try await Courier.run(
+                "store",
+                "king",
+                "--service",
+                server.baseURL.absoluteString,
+                "--json",
+                "--category",
+                "music"
+            )
+            #expect(result.status == 0)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            )
+            #expect(object["result_count"] as? Int == 6)
+            #expect(object["skipped"] as? Int == 2)
+            let results = try #require(object["results"] as? [[String: Any]])
+            #expect(results.map { $0["name"] as? String } == ["Carrie", "Teen Angel", "Track 9", "Track 10"])
+            let keys: Set = [
+                "name", "artist", "type", "genre", "price", "currency", "store_url", "image_small", "image_large",
+            ]
+            #expect(results.allSatisfy { Set($0.keys) == keys })
+            #expect(results[3]["price"] is NSNull, "Track 10 is sold only with its album")
+            #expect(results[1]["price"] as? Double == 1.29)
+            #expect(results[1]["image_small"] as? String == server.url("/artwork/song-60.png").absoluteString)
+        }
+    }
+
+    @Test func nothingFoundAndBadInputHaveTheirOwnStatuses() async throws {
+        try await TestServer.withRunning { server in
+            let service = server.baseURL.absoluteString
+            let nothing = try await Courier.run("store", "nothing", "--service", service)
+            #expect(nothing.status == 7)
+            #expect(nothing.stderr.contains("Nothing found for 'nothing'"))
+            for arguments in [
+                ["store", "king", "--category", "films"], ["store", "king", "--country", "usa"],
+                ["store", "king", "--limit", "0"], ["store", "king", "--service", "ftp://example.org"], ["store", ""],
+            ] {
+                let bad = try await Courier.run(
+                    arguments + (arguments.contains("--service") ? [] : ["--service", service])
+                )
+                #expect(bad.status == 2, "\(arguments)")
+                #expect(!bad.stderr.isEmpty)
+            }
+        }
+        let down = try await Courier.run("store", "king", "--service", "http://127.0.0.1:9")
+        #expect(down.status == 3)
+    }
+
+    @Test func savesArtworkThenRevalidatesItOnTheNextRun() async throws {
+        let artwork = Self.temporaryDirectory("artwork")
+        let cache = Self.temporaryDirectory("cache")
+        defer {
+            try? FileManager.default.removeItem(at: artwork)
+            try? FileManager.default.removeItem(at: cache)
+        }
+        try await TestServer.withRunning { server in
+            let arguments = [
+                "store", "king", "--service", server.baseURL.absoluteString, "--artwork", artwork.path, "--cache",
+                cache.path,
+            ]
+            let first = try await Courier.run(arguments)
+            #expect(first.status == 0)
+            #expect(
+                first.stderr.hasSuffix(
+                    "Artwork in \(artwork.path): 14 downloaded, 0 cached, 0 failed, 2 without artwork.\n"
+                )
+            )
+            let files = try FileManager.default.contentsOfDirectory(atPath: artwork.path).sorted()
+            #expect(files.count == 14)
+            #expect(files.first == "01 Ångström Units.png")
+            #expect(files.contains("13 Track 9.gif"), "the extension comes from the bytes")
+            let second = try await Courier.run(arguments)
+            #expect(second.stderr.hasSuffix("0 downloaded, 14 cached, 0 failed, 2 without artwork.\n"))
+            #expect(await server.events.hitCount("artwork:song-60.png") == 1)
+            #expect(await server.events.hitCount("artwork-304:song-60.png") == 1)
+
+            let large = try await Courier.run(arguments + ["--size", "large"])
+            #expect(large.status == 0)
+            #expect(large.stderr.contains("1 failed"))
+            #expect(
+                large.stderr.contains(
+                    "Carrie: \(server.url("/artwork/corrupt-100.png").absoluteString) is not an image"
+                )
+            )
+        }
+    }
+
+    @Test func aRecordingReplaysTheSameResults() async throws {
+        let cassette = Self.temporaryDirectory("store-cassette").appendingPathExtension("json")
+        defer { try? FileManager.default.removeItem(at: cassette) }
+        let original = try await TestServer.withRunning { server in
+            try await Courier.run(
+                "store",
+                "king",
+                "--service",
+                server.baseURL.absoluteString,
+                "--json",
+                "--record",
+                cassette.path
+            )
+        }
+        #expect(original.status == 0)
+        let replay = try await CourierService.start(command: ["replay", cassette.path, "--port", "0"])
+        let replayed = try await Courier.run("store", "king", "--service", replay.url.absoluteString, "--json")
+        #expect(replayed.status == 0)
+        #expect(replayed.stdout == original.stdout)
+        #expect(await replay.stop(with: SIGINT).status == 0)
+    }
+
+    /// The README's offline demonstration: the cassette in Examples/ replays a search and its
+    /// artwork on port 9400, where it was recorded.
+    @Test func theExampleCassetteReplaysOffline() async throws {
+        let cassette = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/store-king.json")
+        if ProcessInfo.processInfo.environment["COURIER_RECORD_EXAMPLES"] != nil {
+            try? FileManager.default.removeItem(at: cassette)
+            let cache = Self.temporaryDirectory("record-cache")
+            let artwork = Self.temporaryDirectory("record-artwork")
+            defer {
+                try? FileManager.default.removeItem(at: cache)
+                try? FileManager.default.removeItem(at: artwork)
+            }
+            let recorded = try await TestServer.withRunning(port: 9400) { server in
+                try await Courier.run(
+                    "store",
+                    "king",
+                    "--service",
+                    server.baseURL.absoluteString,
+                    "--record",
+                    cassette.path,
+                    "--artwork",
+                    artwork.path,
+                    "--cache",
+                    cache.path
+                )
+            }
+            #expect(recorded.status == 0)
+        }
+        let artwork = Self.temporaryDirectory("replayed-artwork")
+        let cache = Self.temporaryDirectory("replayed-cache")
+        defer {
+            try? FileManager.default.removeItem(at: artwork)
+            try? FileManager.default.removeItem(at: cache)
+        }
+        let replay = try await CourierService.start(command: ["replay", cassette.path, "--port", "9400"])
+        let result = try await Courier.run(
+            "store",
+            "king",
+            "--service",
+            replay.url.absoluteString,
+            "--artwork",
+            artwork.path,
+            "--cache",
+            cache.path
+        )
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Teen Angel"))
+        #expect(result.stderr.hasSuffix("14 downloaded, 0 cached, 0 failed, 2 without artwork.\n"))
+        #expect(await replay.stop(with: SIGINT).status == 0)
+    }
+}
