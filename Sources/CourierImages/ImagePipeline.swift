@@ -43,6 +43,11 @@ public final class ImagePipeline: Sendable {
         var waiters: [ObjectIdentifier: OneShot<LoadedImage>]
     }
 
+    private enum Lookup {
+        case cached(LoadedImage)
+        case waiting(OneShot<LoadedImage>)
+    }
+
     private struct State {
         var memory: LRUCache<URL, LoadedImage>
         var loads: [URL: Load] = [:]
@@ -86,12 +91,12 @@ public final class ImagePipeline: Sendable {
     ///   ``ImageError/notAnImage(url:reason:)`` when the bytes are not an image,
     ///   ``ImageError/cancelled`` when the calling task is cancelled.
     public func image(for url: URL) async throws(ImageError) -> LoadedImage {
-        let waiter = OneShot<LoadedImage>()
-        let cached: LoadedImage? = state.withLock { state in
+        let lookup: Lookup = state.withLock { state in
             if var image = state.memory.value(for: url) {
                 image.source = .memory
-                return image
+                return .cached(image)
             }
+            let waiter = OneShot<LoadedImage>()
             if state.loads[url] != nil {
                 state.loads[url]?.waiters[ObjectIdentifier(waiter)] = waiter
             } else {
@@ -100,9 +105,13 @@ public final class ImagePipeline: Sendable {
                 state.loads[url] = Load(id: id, waiters: [ObjectIdentifier(waiter): waiter])
                 state.loads[url]?.task = Task { await self.load(url, id: id) }
             }
-            return nil
+            return .waiting(waiter)
         }
-        if let cached { return cached }
+        let waiter: OneShot<LoadedImage>
+        switch lookup {
+        case .cached(let image): return image
+        case .waiting(let pending): waiter = pending
+        }
         do {
             return try await withTaskCancellationHandler {
                 try await waiter.value()

@@ -141,3 +141,20 @@ struct ImagePipelineTests {
         }
     }
 }
+
+extension ImagePipelineTests {
+    @Test func aThousandLoadsOfFiftyURLsAreFiftyDownloads() async throws {
+        try await withPipeline { server, makePipeline in
+            let pipeline = try makePipeline()
+            let urls = (0..<50).map { server.url("/artwork/crowd\($0)-60.png?delay_ms=20") }
+            let loaded = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<1000 { group.addTask { try await pipeline.image(for: urls[index % 50]).pixelWidth } }
+                return try await group.reduce(0) { $0 + ($1 == 60 ? 1 : 0) }
+            }
+            #expect(loaded == 1000)
+            var downloads = 0
+            for index in 0..<50 { downloads += await server.events.hitCount("artwork:crowd\(index)-60.png") }
+            #expect(downloads == 50)
+        }
+    }
+}

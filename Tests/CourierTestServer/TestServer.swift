@@ -80,10 +80,11 @@ public struct TestServer: Sendable {
         )
     }
 
-    /// Runs the server on `port` until the task is cancelled (for benchmarks).
-    public static func run(port: Int) async throws {
+    /// Runs the server on `port` until the task is cancelled (for benchmarks), recording what
+    /// it sees in `events`.
+    public static func run(port: Int, events: TestServerEvents = TestServerEvents()) async throws {
         let app = Application(
-            router: TestRoutes.router(events: TestServerEvents()),
+            router: TestRoutes.router(events: events),
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
             logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
         )

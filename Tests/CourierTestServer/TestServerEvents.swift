@@ -5,7 +5,8 @@ public actor TestServerEvents {
     private var hits: [String: Int] = [:]
     private var queries: [String: [String]] = [:]
 
-    init() {}
+    /// No events yet.
+    public init() {}
 
     /// Records that the client of the request tagged `id` closed its connection.
     func recordDisconnect(_ id: String) {

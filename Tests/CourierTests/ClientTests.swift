@@ -25,6 +25,30 @@ struct ClientTests {
         #expect(failure.reason == "the key 'originalTitle' is missing")
     }
 
+    @Test func mapKeepsTheRequestAndTransformsTheValue() async throws {
+        struct Wrong: Error {}
+        let stub = StubTransport()
+        stub.on(.get, "/movie", .json(#"{"id": 550, "original_title": "Fight Club"}"#))
+        stub.on(.get, "/page", .text("<html></html>", contentType: "text/html"))
+        let client = HTTPClient(transport: stub)
+        let movie = Endpoint<Movie>(host: "api.test", path: "/movie", query: [URLQueryItem(name: "q", value: "a&b")])
+            .convertingFromSnakeCase()
+            .setting(.acceptLanguage, to: "fr")
+        let title = movie.map(\.originalTitle)
+        #expect(try await client.send(title) == "Fight Club")
+        let sent = try #require(stub.requests.last)
+        #expect(sent.url == "https://api.test/movie?q=a%26b")
+        #expect(sent.head.headerFields[.acceptLanguage] == "fr")
+        // The content-type check still applies, and a throwing transform is a decoding error.
+        await #expect(throws: RequestError.self) {
+            try await client.send(Endpoint<Movie>(host: "api.test", path: "/page").map(\.id))
+        }
+        let error = await #expect(throws: RequestError.self) {
+            try await client.send(movie.map { _ -> Int in throw Wrong() })
+        }
+        #expect(error?.decodingFailure != nil)
+    }
+
     @Test func usesTheInjectedDecoder() async throws {
         struct Event: Decodable, Sendable { var at: Date }
         let stub = StubTransport()
