@@ -1,3 +1,4 @@
+import Courier
 public import Foundation
 
 /// One item found in the store, ready to show: the same fields whatever the kind.
@@ -81,7 +82,8 @@ extension SearchResult {
             name: name,
             artist: isArtist ? nil : item.artistName.flatMap { $0.isEmpty ? nil : $0 },
             type: Self.typeLabel(kind: item.kind, wrapperType: item.wrapperType),
-            genre: item.primaryGenreName ?? item.genres.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") },
+            genre: item.primaryGenreName
+                ?? item.genres.flatMap { $0.isEmpty ? nil : $0.elements.joined(separator: ", ") },
             price: price.flatMap { $0 < 0 ? nil : $0 },
             currency: item.currency,
             storeURL: Self.url(item.trackViewUrl ?? item.collectionViewUrl ?? item.artistLinkUrl),

@@ -29,14 +29,15 @@ public struct SearchResults: Sendable, Hashable, Codable {
     }
 
     init(_ response: SearchResponse) {
+        let items = response.results ?? LossyArray()
         var results: [SearchResult] = []
-        results.reserveCapacity(response.results.count)
-        for item in response.results {
+        results.reserveCapacity(items.count)
+        for item in items {
             if let result = SearchResult(item) { results.append(result) }
         }
-        let notShown = response.results.count - results.count + response.results.skipped.count
+        let notShown = items.count - results.count + items.skipped.count
         self.init(
-            resultCount: response.resultCount ?? response.results.count + response.results.skipped.count,
+            resultCount: response.resultCount ?? items.count + items.skipped.count,
             skipped: notShown,
             sorting: results
         )
