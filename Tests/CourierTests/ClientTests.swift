@@ -170,6 +170,37 @@ struct ClientTests {
         #expect(tokens == ["http_401", "http_429", "http_502", "http_304"])
     }
 
+    @Test(arguments: [
+        (
+            #"{"type":"about:blank","title":"Not Found","detail":"No book 42."}"#, "application/problem+json",
+            "No book 42."
+        ),
+        (
+            #"{"success":false,"status_code":34,"status_message":"The resource you requested could not be found."}"#,
+            "application/json;charset=utf-8", "The resource you requested could not be found."
+        ),
+        (
+            #"{"errorMessage":"Invalid value(s) for key(s): [mediaType]","queryParameters":{}}"#, "text/javascript",
+            "Invalid value(s) for key(s): [mediaType]"
+        ),
+        (#"{"error":"invalid_grant","error_description":"Token expired"}"#, "application/json", "Token expired"),
+        (#"{"error":{"code":403,"message":"Quota exceeded"}}"#, "application/json", "Quota exceeded"),
+        (#"  {"message":"rate limited"}"#, "", "rate limited"),
+        (#"{"status":"down","since":3}"#, "application/json", #"{"status":"down","since":3}"#),
+        (#"{"message":"x"}"#, "text/html", #"{"message":"x"}"#),
+        (#"["message"]"#, "application/json", #"["message"]"#),
+    ])
+    func errorBodiesAreReducedToTheirMessage(body: String, contentType: String, expected: String) async throws {
+        let stub = StubTransport()
+        let headers: HTTPFields = contentType.isEmpty ? [:] : [.contentType: contentType]
+        stub.on(.get, "/fail", StubResponse(status: .notFound, headers: headers, body: Data(body.utf8)))
+        let client = HTTPClient(transport: stub)
+        let error = await #expect(throws: RequestError.self) {
+            try await client.send(Endpoint<Void>(host: "t", path: "/fail"))
+        }
+        #expect(error?.httpFailure?.bodyExcerpt == expected)
+    }
+
     @Test func transportFailuresPassThroughWithTheirCause() async throws {
         struct Cause: Error {}
         let stub = StubTransport()
