@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "GitWire", targets: ["GitWire"]),
         .library(name: "CourierImages", targets: ["CourierImages"]),
         .library(name: "StoreSearch", targets: ["StoreSearch"]),
+        .library(name: "Favorites", targets: ["Favorites"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     dependencies: [
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Tests only: validates the service's OpenAPI document. Its default trait (external
         // reference loading) is not needed and slows the build.
@@ -111,6 +113,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "Favorites",
+            dependencies: [
+                "Courier",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "GitWire",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -125,6 +135,7 @@ let package = Package(
                 "CourierAsyncHTTPClient",
                 "CourierImages",
                 "CourierTesting",
+                "Favorites",
                 "Feeds",
                 "GitWire",
                 "LibraryKit",
@@ -224,6 +235,17 @@ let package = Package(
         .testTarget(
             name: "StoreSearchTests",
             dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierTestServer", "StoreSearch"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FavoritesTests",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                "CourierTestServer",
+                "Favorites",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

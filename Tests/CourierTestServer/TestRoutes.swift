@@ -123,6 +123,7 @@ enum TestRoutes {
             )
         }
         StoreRoutes.add(to: router, events: events)
+        TMDBRoutes.add(to: router, events: events)
         return router
     }
 

@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+
+extension FavoritesStore {
+    /// The favourites (every member's, or one member's) now and after every change, through a
+    /// GRDB `ValueObservation`.
+    ///
+    /// SQLite tells a connection only about its own process's writes, so a dedicated
+    /// connection also checks `PRAGMA data_version` every `interval`; when another process
+    /// committed, the observation is told to fetch again. Equal consecutive lists are
+    /// skipped. The stream ends with ``FavoritesError/unknownMember(_:known:)`` if the member
+    /// is removed.
+    ///
+    /// ```swift
+    /// for try await favorites in store.favoritesUpdates(of: "Anna") {
+    ///     render(favorites)
+    /// }
+    /// ```
+    public func favoritesUpdates(
+        of member: String? = nil,
+        checkingOtherProcessesEvery interval: Duration = .milliseconds(200)
+    ) -> AsyncThrowingStream<[FavoriteMovie], any Error> {
+        let observation = ValueObservation.tracking { db in try Self.favorites(of: member, in: db) }
+            .removeDuplicates()
+        let pool = self.pool
+        let store = self
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for try await favorites in observation.values(in: pool) {
+                                continuation.yield(favorites)
+                            }
+                        }
+                        group.addTask { try await store.forwardOtherProcessesChanges(every: interval) }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                    continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()
+                } catch let error as FavoritesError {
+                    continuation.finish(throwing: error)
+                } catch {
+                    continuation.finish(
+                        throwing: FavoritesError.database(path: store.location.path, reason: Self.reason(error))
+                    )
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Polls `PRAGMA data_version` on a connection of its own (the value is per connection)
+    /// and turns a change into a notification for this process's observers.
+    private func forwardOtherProcessesChanges(every interval: Duration) async throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.label = "favorites.data-version"
+        let probe = try DatabaseQueue(path: location.path, configuration: configuration)
+        var version = try await probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }
+        while true {
+            try await Task.sleep(for: interval)
+            let current = try await probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }
+            guard current != version else { continue }
+            version = current
+            try await pool.write { try $0.notifyChanges(in: .fullDatabase) }
+        }
+    }
+}
