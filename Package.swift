@@ -255,7 +255,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierCLI", "CourierTestServer"],
+            dependencies: ["CourierCLI", "CourierTestServer", "Favorites"],
             swiftSettings: swiftSettings
         ),
 

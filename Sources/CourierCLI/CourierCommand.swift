@@ -11,7 +11,7 @@ struct CourierCommand: AsyncParsableCommand {
         version: "1.0.0",
         subcommands: [
             Get.self, Download.self, Replay.self, FeedCommand.self, LsRemote.self, Serve.self, Locations.self,
-            Catalog.self, StoreCommand.self,
+            Catalog.self, StoreCommand.self, FamilyCommand.self, MoviesCommand.self,
         ]
     )
 

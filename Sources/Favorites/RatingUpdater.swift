@@ -11,10 +11,30 @@ public import Foundation
 /// let summary = try await updater.refresh(staleAfter: 7 * 86_400, concurrency: 4)
 /// ```
 public struct RatingUpdater: Sendable {
+    /// The TMDB movie a title was matched to.
+    public struct Match: Sendable, Hashable {
+        /// TMDB's id for the movie.
+        public var tmdbID: Int
+        /// TMDB's title for it.
+        public var title: String
+        /// The release year, when TMDB knows it.
+        public var year: Int?
+        /// TMDB's popularity score.
+        public var popularity: Double
+
+        /// Creates a match.
+        public init(tmdbID: Int, title: String, year: Int?, popularity: Double) {
+            self.tmdbID = tmdbID
+            self.title = title
+            self.year = year
+            self.popularity = popularity
+        }
+    }
+
     /// What looking up one movie came to.
     public enum Outcome: Sendable {
         /// The rating was fetched and saved.
-        case rated(tmdbID: Int, popularity: Double)
+        case rated(Match)
         /// TMDB has no movie by that title; recorded as the movie's error.
         case noMatch
         /// The request failed; recorded as the movie's error, the rating stays pending.
@@ -56,13 +76,20 @@ public struct RatingUpdater: Sendable {
     /// match — and writes the popularity, or the reason it failed, in its own transaction.
     /// A cancelled lookup writes nothing: the rating stays pending for the next refresh.
     public func rate(_ movie: Movie, now: @Sendable () -> Date = Date.init) async throws(FavoritesError) -> Outcome {
-        let found: (id: Int, popularity: Double)?
+        let found: Match?
         do throws(RequestError) {
             if let tmdbID = movie.tmdbID {
                 let details = try await tmdb.movie(id: tmdbID)
-                found = (details.id, details.popularity)
+                found = Match(
+                    tmdbID: details.id,
+                    title: details.title,
+                    year: details.year,
+                    popularity: details.popularity
+                )
             } else {
-                found = try await tmdb.bestMatch(for: movie.title).map { ($0.id, $0.popularity) }
+                found = try await tmdb.bestMatch(for: movie.title).map {
+                    Match(tmdbID: $0.id, title: $0.title, year: $0.year, popularity: $0.popularity)
+                }
             }
         } catch .cancelled {
             return .failed(.cancelled)
@@ -79,11 +106,11 @@ public struct RatingUpdater: Sendable {
         }
         let written = try await store.recordRating(
             of: movie.id,
-            tmdbID: found.id,
+            tmdbID: found.tmdbID,
             popularity: found.popularity,
             at: now()
         )
-        return written ? .rated(tmdbID: found.id, popularity: found.popularity) : .removed
+        return written ? .rated(found) : .removed
     }
 
     /// Rates every movie whose rating is pending or older than `staleAfter` seconds, at most

@@ -17,20 +17,30 @@ enum Courier {
     /// Runs `courier` with `arguments`. The process is started, read and awaited on threads
     /// of its own: blocking a dispatch thread would starve the Swift concurrency pool that the
     /// loopback server's handlers run on (on Linux they share threads).
-    static func run(_ arguments: [String]) async throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         let executable = try executable()
         return await withCheckedContinuation { continuation in
             let thread = Thread {
-                continuation.resume(returning: runBlocking(executable, arguments))
+                continuation.resume(returning: runBlocking(executable, arguments, environment: environment))
             }
             thread.start()
         }
     }
 
-    private static func runBlocking(_ executable: URL, _ arguments: [String]) -> Result {
+    /// This process's environment without TMDB credentials (a developer's own must not change
+    /// what the tests see), plus `extra`.
+    static func environment(_ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMDB_ACCESS_TOKEN"] = nil
+        environment["TMDB_API_KEY"] = nil
+        return environment.merging(extra) { _, new in new }
+    }
+
+    private static func runBlocking(_ executable: URL, _ arguments: [String], environment: [String: String]) -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = Self.environment(environment)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -13,14 +13,21 @@ public enum PipeReader {
     /// Everything `handle` gives until end of file (or a read error).
     public static func readAll(_ handle: FileHandle) -> Data {
         var data = Data()
+        readChunks(handle) { data.append($0) }
+        return data
+    }
+
+    /// Calls `body` with each piece `handle` gives, as it arrives, until end of file (or a
+    /// read error).
+    public static func readChunks(_ handle: FileHandle, _ body: (Data) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         let descriptor = handle.fileDescriptor
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
-                data.append(contentsOf: buffer[..<count])
+                body(Data(buffer[..<count]))
             } else if count == 0 || errno != EINTR {
-                return data
+                return
             }
         }
     }

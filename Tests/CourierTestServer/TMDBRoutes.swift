@@ -7,7 +7,7 @@ import NIOCore
 /// movies with `null` artwork and collections and empty release dates, and TMDB's error
 /// bodies (`{"success":false,"status_code":7,"status_message":"Invalid API key…"}`).
 ///
-/// Every route needs ``accessToken`` as a Bearer token or ``apiKey`` as `api_key`, else 401
+/// Every request is counted under `tmdb-request` as it arrives. Every route needs ``accessToken`` as a Bearer token or ``apiKey`` as `api_key`, else 401
 /// with status code 7. Under `/slow/{ms}` the same routes answer after `ms` milliseconds.
 /// - `GET /3/search/movie?query=&page=`: the fixture movies whose title or original title
 ///   holds every word of the query (case and accents ignored), most popular first, 20 a
@@ -29,10 +29,10 @@ public enum TMDBRoutes {
     static func add(to router: Router<BasicRequestContext>, events: TestServerEvents) {
         for prefix in ["", "/slow/{ms}"] {
             router.get("\(prefix)/3/search/movie") { request, context in
-                try await answer(request, context) { try await search(request, events: events) }
+                try await answer(request, context, events: events) { try await search(request, events: events) }
             }
             router.get("\(prefix)/3/movie/{id}") { request, context in
-                try await answer(request, context) {
+                try await answer(request, context, events: events) {
                     let id = context.parameters.get("id") ?? ""
                     if id == "top_rated" { return topRated(request) }
                     return await details(id, events: events)
@@ -128,8 +128,10 @@ public enum TMDBRoutes {
     private static func answer(
         _ request: Request,
         _ context: BasicRequestContext,
+        events: TestServerEvents,
         _ body: () async throws -> Response
     ) async throws -> Response {
+        _ = await events.hit("tmdb-request")
         if let delay = context.parameters.get("ms").flatMap({ Int($0) }) {
             try await Task.sleep(for: .milliseconds(delay))
         }

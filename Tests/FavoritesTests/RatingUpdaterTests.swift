@@ -14,12 +14,11 @@ struct RatingUpdaterTests {
                 let updater = RatingUpdater(store: store, tmdb: tmdb)
                 let alien = try await store.addFavorite("alien", for: "Anna").favorite
                 let outcome = try await updater.rate(alien.movieID)
-                guard case .rated(let tmdbID, let popularity) = outcome else {
+                guard case .rated(let match) = outcome else {
                     Issue.record("expected a rating, got \(outcome)")
                     return
                 }
-                #expect(tmdbID == 348)
-                #expect(popularity == 47.532)
+                #expect(match == .init(tmdbID: 348, title: "Alien", year: 1979, popularity: 47.532))
                 let stored = try #require(try await store.favorites(of: "Anna").first)
                 #expect(stored.rating == .popularity(47.532))
                 #expect(stored.tmdbID == 348)

@@ -113,14 +113,20 @@ public struct FavoritesStore: Sendable {
         }
     }
 
-    /// Removes someone and their favourites; movies nobody likes any more go too.
+    /// Removes someone and their favourites; movies nobody likes any more go too. Returns the
+    /// member as they were, with how many favourites they had.
     ///
     /// - Throws: ``FavoritesError/unknownMember(_:known:)``.
-    public func removeMember(_ name: String) async throws(FavoritesError) {
+    @discardableResult
+    public func removeMember(_ name: String) async throws(FavoritesError) -> FamilyMember {
         try await write { db in
-            let member = try Self.member(named: name, in: db)
+            var member = try Self.member(named: name, in: db)
+            member.favoriteCount =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM favorite WHERE member_id = ?", arguments: [member.id])
+                ?? 0
             try db.execute(sql: "DELETE FROM member WHERE id = ?", arguments: [member.id])
             try Self.deleteUnlovedMovies(db)
+            return member
         }
     }
 
@@ -139,6 +145,7 @@ public struct FavoritesStore: Sendable {
     /// accents and spacing) is the same movie, with the rating it already has.
     ///
     /// - Throws: ``FavoritesError/blankTitle``, ``FavoritesError/unknownMember(_:known:)``.
+    @discardableResult
     public func addFavorite(
         _ title: String,
         for member: String,

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Courier
+import CourierAsyncHTTPClient
+import Favorites
+import Foundation
+
+/// `--database PATH`, shared by `courier family` and `courier movies`.
+struct DatabaseOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The favourites database file.",
+            discussion:
+                "Default: $XDG_DATA_HOME/courier/favorites.sqlite, else ~/.local/share/courier/favorites.sqlite."
+        )
+    )
+    var database: String?
+
+    /// The store at `--database` or the default location, created if needed.
+    func open() throws(FavoritesError) -> FavoritesStore {
+        try FavoritesStore(at: database.map { URL(fileURLWithPath: $0) } ?? FavoritesStore.defaultLocation())
+    }
+}
+
+/// Where TMDB is and how to reach it, shared by the `courier movies` commands that call it.
+struct TMDBOptions: ParsableArguments {
+    @Option(help: "TMDB's address, for a stand-in or a recording served by courier replay.")
+    var service = TMDBAPI.defaultBaseURL.absoluteString
+
+    @Option(help: "Give up on a request after this many seconds.")
+    var timeout: Double = 15
+
+    @OptionGroup var recording: RecordOption
+
+    @OptionGroup var security: SecurityOptions
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
+        _ = try serviceURL()
+    }
+
+    func serviceURL() throws -> URL {
+        try ServiceURL.parse(service, example: TMDBAPI.defaultBaseURL.absoluteString)
+    }
+
+    /// `TMDB_ACCESS_TOKEN` or `TMDB_API_KEY`. A stand-in (`--service`) may be called without
+    /// either; the real TMDB may not, and the failure says how to get a key or work offline.
+    func credentials() throws -> TMDBCredentials? {
+        if let credentials = TMDBCredentials(environment: ProcessInfo.processInfo.environment) { return credentials }
+        guard try serviceURL().host?.lowercased() != TMDBAPI.defaultBaseURL.host else {
+            throw CommandFailure(TMDBCredentials.howToGetOne, status: .usage)
+        }
+        return nil
+    }
+
+    /// Runs `body` with a TMDB client, recording the exchanges when `--record` asks to.
+    func withClient<Result: Sendable>(
+        credentials: TMDBCredentials?,
+        _ body: @Sendable (TMDBClient) async throws -> Result
+    ) async throws -> Result {
+        let baseURL = try serviceURL()
+        let recorder = try recording.makeRecorder()
+        let middleware: [any Middleware] = recorder.map { [$0] } ?? []
+        let (policy, timeout) = (security.policy, timeout)
+        return try await recording.recording(recorder) {
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let tmdb = TMDBClient(
+                    baseURL: baseURL,
+                    credentials: credentials,
+                    transport: transport,
+                    securityPolicy: policy,
+                    timeout: .milliseconds(Int64(timeout * 1000)),
+                    middleware: middleware
+                )
+                return try await body(tmdb)
+            }
+        }
+    }
+}
+
+extension CommandFailure {
+    /// The store's failure with its exit status: names that match nothing are "nothing
+    /// found", bad names and files are usage errors.
+    init(_ error: FavoritesError) {
+        switch error {
+        case .unknownMember, .notAFavorite: self.init(error.description, status: .nothingFound)
+        case .blankName, .blankTitle, .memberExists, .cannotOpen: self.init(error.description, status: .usage)
+        case .database: self.init(error.description, status: .unexpected)
+        }
+    }
+}
