@@ -270,4 +270,58 @@ struct MoviesCommandTests {
             #expect(try await store.favorites().map(\.rating) == [.popularity(61.416)])
         }
     }
+
+    /// `--database PATH` for the commands that use the database.
+    private static func databaseOption(_ command: [String], _ database: String) -> [String] {
+        ["top-rated", "show"].contains(command[1]) ? [] : ["--database", database]
+    }
+
+    /// The README's offline demonstration: the cassette in Examples/ answers `courier movies`
+    /// on port 9401, where it was recorded, with no credentials and no network.
+    @Test func theExampleCassetteReplaysOffline() async throws {
+        let cassette = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/movies.json")
+        let session: [[String]] = [
+            ["movies", "add", "--member", "Anna", "Spirited Away"],
+            ["movies", "add", "--member", "Anna", "Amélie"],
+            ["movies", "add", "--member", "Ben", "Dune"],
+            ["movies", "add", "--member", "Ben", "Parasite"],
+            ["movies", "refresh", "--stale-after", "0"],
+            ["movies", "top-rated"],
+            ["movies", "show", "129"],
+        ]
+        let service = ["--service", "http://127.0.0.1:9401"]
+        if ProcessInfo.processInfo.environment["COURIER_RECORD_EXAMPLES"] != nil {
+            try? FileManager.default.removeItem(at: cassette)
+            let (database, cleanUp) = Self.temporaryDatabase()
+            defer { cleanUp() }
+            try await TestServer.withRunning(port: 9401) { _ in
+                for member in ["Anna", "Ben"] { _ = try await Courier.run(["family", "add", member, "--database", database]) }
+                for command in session {
+                    let result = try await Courier.run(
+                        command + service + Self.databaseOption(command, database) + ["--record", cassette.path],
+                        environment: Self.token
+                    )
+                    #expect(result.status == 0, "\(command): \(result.stderr)")
+                }
+            }
+        }
+        let (database, cleanUp) = Self.temporaryDatabase()
+        defer { cleanUp() }
+        for member in ["Anna", "Ben"] { _ = try await Courier.run(["family", "add", member, "--database", database]) }
+        let replay = try await CourierService.start(command: ["replay", cassette.path, "--port", "9401"])
+        var outputs: [String] = []
+        for command in session {
+            let result = try await Courier.run(command + service + Self.databaseOption(command, database))
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            outputs.append(result.stdout)
+        }
+        #expect(outputs[0].hasSuffix("Spirited Away: popularity 95.0 (TMDB 129: Spirited Away, 2001).\n"))
+        #expect(outputs[2].hasSuffix("Dune: popularity 91.4 (TMDB 438631: Dune, 2021).\n"))
+        #expect(outputs[5].contains("The Shawshank Redemption"))
+        #expect(outputs[6].hasPrefix("Spirited Away (2001)\n千と千尋の神隠し\n"))
+        let rows = try Self.json(try await Courier.run(["movies", "list", "--json", "--database", database]).stdout)
+        #expect(rows.map { $0["tmdb_id"] as? Int } == [194, 129, 438631, 496243])
+        #expect(await replay.stop(with: SIGINT).status == 0)
+    }
 }
