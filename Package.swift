@@ -268,6 +268,7 @@ let package = Package(
                 "CourierTestServer",
                 "CourierImages",
                 "CourierTesting",
+                "Favorites",
                 "GitWire",
                 "StoreSearch",
                 .product(name: "Benchmark", package: "benchmark"),
@@ -301,6 +302,13 @@ let package = Package(
             name: "feed-bench",
             dependencies: ["Feeds"],
             path: "Benchmarks/compare/feeds/Sources",
+            swiftSettings: swiftSettings
+        ),
+        // The TMDB stand-in, seeding and checking for Benchmarks/compare/movies.
+        .executableTarget(
+            name: "movies-bench",
+            dependencies: ["CourierTestServer", "Favorites"],
+            path: "Benchmarks/compare/movies/Sources",
             swiftSettings: swiftSettings
         ),
         // Loopback load generator for Benchmarks/compare/client: Courier+AHC vs raw AHC vs URLSession.

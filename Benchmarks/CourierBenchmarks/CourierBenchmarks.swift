@@ -103,4 +103,5 @@ let benchmarks: @Sendable () -> Void = {
     cacheBenchmarks()
     gitWireBenchmarks()
     storeBenchmarks()
+    favoritesBenchmarks()
 }

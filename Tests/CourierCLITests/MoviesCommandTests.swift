@@ -296,7 +296,9 @@ struct MoviesCommandTests {
             let (database, cleanUp) = Self.temporaryDatabase()
             defer { cleanUp() }
             try await TestServer.withRunning(port: 9401) { _ in
-                for member in ["Anna", "Ben"] { _ = try await Courier.run(["family", "add", member, "--database", database]) }
+                for member in ["Anna", "Ben"] {
+                    _ = try await Courier.run(["family", "add", member, "--database", database])
+                }
                 for command in session {
                     let result = try await Courier.run(
                         command + service + Self.databaseOption(command, database) + ["--record", cassette.path],

@@ -87,7 +87,7 @@ public enum TMDBRoutes {
     private static func search(_ request: Request, events: TestServerEvents) async throws -> Response {
         _ = await events.hit("tmdb-search")
         await events.record(query: request.uri.query ?? "", for: "tmdb-search")
-        let query = request.uri.queryParameters.get("query") ?? ""
+        let query = formValue("query", in: request.uri.query ?? "") ?? ""
         if query == "server-error" {
             return error(11, "Internal error: Something went wrong, contact TMDB.", status: .internalServerError)
         }
@@ -159,6 +159,18 @@ public enum TMDBRoutes {
             "total_results": results.count,
         ]
         return json(try encode(body))
+    }
+
+    /// A form-encoded query item's value, `+` read as a space as TMDB (and every form decoder)
+    /// reads it.
+    private static func formValue(_ name: String, in query: String) -> String? {
+        for item in query.split(separator: "&") {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.first == Substring(name) else { continue }
+            let value = parts.count > 1 ? parts[1].replacingOccurrences(of: "+", with: " ") : ""
+            return value.removingPercentEncoding ?? value
+        }
+        return nil
     }
 
     private static func syntheticNumber(_ query: String) -> Int? {

@@ -27,12 +27,8 @@ struct FamilyCommand: AsyncParsableCommand {
         @OptionGroup var storage: DatabaseOption
 
         func run() async throws {
-            do throws(FavoritesError) {
-                let member = try await storage.open().addMember(name)
-                Terminal.output("Added \(member.name).")
-            } catch {
-                throw CommandFailure(error)
-            }
+            let member = try await storage.perform { store throws(FavoritesError) in try await store.addMember(name) }
+            Terminal.output("Added \(member.name).")
         }
     }
 
@@ -45,12 +41,7 @@ struct FamilyCommand: AsyncParsableCommand {
         @OptionGroup var storage: DatabaseOption
 
         func run() async throws {
-            let members: [FamilyMember]
-            do throws(FavoritesError) {
-                members = try await storage.open().members()
-            } catch {
-                throw CommandFailure(error)
-            }
+            let members = try await storage.perform { store throws(FavoritesError) in try await store.members() }
             if json {
                 let rows = members.map {
                     MemberJSON(name: $0.name, favorites: $0.favoriteCount, addedAt: $0.addedAt.ISO8601Format())
@@ -88,13 +79,10 @@ struct FamilyCommand: AsyncParsableCommand {
         @OptionGroup var storage: DatabaseOption
 
         func run() async throws {
-            do throws(FavoritesError) {
-                let member = try await storage.open().removeMember(name)
-                let count = member.favoriteCount
-                Terminal.output("Removed \(member.name) and \(count == 1 ? "1 favourite" : "\(count) favourites").")
-            } catch {
-                throw CommandFailure(error)
+            let member = try await storage.perform { store throws(FavoritesError) in try await store.removeMember(name)
             }
+            let count = member.favoriteCount
+            Terminal.output("Removed \(member.name) and \(count == 1 ? "1 favourite" : "\(count) favourites").")
         }
     }
 }

@@ -16,8 +16,24 @@ struct DatabaseOption: ParsableArguments {
     var database: String?
 
     /// The store at `--database` or the default location, created if needed.
-    func open() throws(FavoritesError) -> FavoritesStore {
-        try FavoritesStore(at: database.map { URL(fileURLWithPath: $0) } ?? FavoritesStore.defaultLocation())
+    func open() throws -> FavoritesStore {
+        do {
+            return try FavoritesStore(at: database.map { URL(fileURLWithPath: $0) } ?? FavoritesStore.defaultLocation())
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Runs `body` on the store, its failure turned into the command's.
+    func perform<Result>(
+        _ body: (FavoritesStore) async throws(FavoritesError) -> Result
+    ) async throws -> Result {
+        let store = try open()
+        do {
+            return try await body(store)
+        } catch {
+            throw CommandFailure(error)
+        }
     }
 }
 
@@ -52,9 +68,11 @@ struct TMDBOptions: ParsableArguments {
         return nil
     }
 
-    /// Runs `body` with a TMDB client, recording the exchanges when `--record` asks to.
+    /// Runs `body` with a TMDB client, recording the exchanges when `--record` asks to;
+    /// `connections` HTTP/1.1 connections may be open at once (HTTP/2 multiplexes on one).
     func withClient<Result: Sendable>(
         credentials: TMDBCredentials?,
+        connections: Int = 8,
         _ body: @Sendable (TMDBClient) async throws -> Result
     ) async throws -> Result {
         let baseURL = try serviceURL()
@@ -62,7 +80,9 @@ struct TMDBOptions: ParsableArguments {
         let middleware: [any Middleware] = recorder.map { [$0] } ?? []
         let (policy, timeout) = (security.policy, timeout)
         return try await recording.recording(recorder) {
-            try await AsyncHTTPClientTransport.withTransport { transport in
+            try await AsyncHTTPClientTransport.withTransport(
+                configuration: .init(maxConnectionsPerHost: connections)
+            ) { transport in
                 let tmdb = TMDBClient(
                     baseURL: baseURL,
                     credentials: credentials,

@@ -27,10 +27,9 @@ struct MoviesAdd: AsyncParsableCommand {
     @OptionGroup var tmdb: TMDBOptions
 
     func run() async throws {
-        let store: FavoritesStore
+        let store = try storage.open()
         let favorite: FavoriteMovie
         do throws(FavoritesError) {
-            store = try storage.open()
             favorite = try await store.addFavorite(title, for: member).favorite
         } catch {
             throw CommandFailure(error)
@@ -100,11 +99,7 @@ struct MoviesRemove: AsyncParsableCommand {
     @OptionGroup var storage: DatabaseOption
 
     func run() async throws {
-        do throws(FavoritesError) {
-            try await storage.open().removeFavorite(title, for: member)
-            Terminal.output("Removed \(title) from \(member)'s favourites.")
-        } catch {
-            throw CommandFailure(error)
-        }
+        try await storage.perform { store throws(FavoritesError) in try await store.removeFavorite(title, for: member) }
+        Terminal.output("Removed \(title) from \(member)'s favourites.")
     }
 }

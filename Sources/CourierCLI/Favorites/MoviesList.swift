@@ -22,11 +22,8 @@ struct MoviesList: AsyncParsableCommand {
     @OptionGroup var storage: DatabaseOption
 
     func run() async throws {
-        let favorites: [FavoriteMovie]
-        do throws(FavoritesError) {
-            favorites = try await storage.open().favorites(of: member)
-        } catch {
-            throw CommandFailure(error)
+        let favorites = try await storage.perform { store throws(FavoritesError) in
+            try await store.favorites(of: member)
         }
         if json {
             Terminal.output(try FavoritesOutput.json(favorites.map(FavoritesOutput.FavoriteJSON.init)))
@@ -55,12 +52,7 @@ struct MoviesWatch: AsyncParsableCommand {
     @OptionGroup var storage: DatabaseOption
 
     func run() async throws {
-        let store: FavoritesStore
-        do throws(FavoritesError) {
-            store = try storage.open()
-        } catch {
-            throw CommandFailure(error)
-        }
+        let store = try storage.open()
         let isTerminal = isatty(STDOUT_FILENO) == 1
         do {
             for try await favorites in store.favoritesUpdates(of: member) {

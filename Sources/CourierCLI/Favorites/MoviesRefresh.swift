@@ -33,16 +33,11 @@ struct MoviesRefresh: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store: FavoritesStore
-        do throws(FavoritesError) {
-            store = try storage.open()
-        } catch {
-            throw CommandFailure(error)
-        }
+        let store = try storage.open()
         let credentials = try tmdb.credentials()
         let bar = ProgressBar()
         let (staleAfter, concurrency) = (staleAfter, concurrency)
-        let summary = try await tmdb.withClient(credentials: credentials) { client in
+        let summary = try await tmdb.withClient(credentials: credentials, connections: max(8, concurrency)) { client in
             do throws(FavoritesError) {
                 return try await RatingUpdater(store: store, tmdb: client).refresh(
                     staleAfter: staleAfter,
