@@ -299,15 +299,16 @@ public struct FavoritesStore: Sendable {
                 """,
             arguments: arguments
         ).map { row in
+            // By position, in the SELECT's order: a lookup by name compares names case-insensitively.
             FavoriteMovie(
-                member: row["member"],
-                movieID: row["movie_id"],
-                title: row["title"],
-                tmdbID: row["tmdb_id"],
-                popularity: row["popularity"],
-                fetchedAt: row["fetched_at"],
-                lastError: row["last_error"],
-                addedAt: row["added_at"]
+                member: row[0],
+                movieID: row[1],
+                title: row[2],
+                tmdbID: row[3],
+                popularity: row[4],
+                fetchedAt: row[5],
+                lastError: row[6],
+                addedAt: row[7]
             )
         }
     }
