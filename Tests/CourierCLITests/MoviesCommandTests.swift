@@ -168,6 +168,17 @@ struct MoviesCommandTests {
             #expect(dune.stdout.hasPrefix("Dune (2021)\nIt begins.\n"))
             #expect(dune.stdout.contains("Collection  Dune Collection"))
             #expect(dune.stdout.contains("Runtime     155 min"))
+            let duneJSON = try await Courier.run(
+                ["movies", "show", "438631", "--json"] + service,
+                environment: Self.token
+            )
+            let details = try #require(
+                try JSONSerialization.jsonObject(with: Data(duneJSON.stdout.utf8)) as? [String: Any]
+            )
+            #expect(details["title"] as? String == "Dune")
+            #expect(details["release_date"] as? String == "2021-09-15")
+            #expect((details["belongs_to_collection"] as? [String: Any])?["name"] as? String == "Dune Collection")
+            #expect(details["runtime"] as? Int == 155)
             let planned = try await Courier.run(["movies", "show", "1241982"] + service, environment: Self.token)
             #expect(planned.stdout.contains("Released    not yet (Planned)"))
             #expect(!planned.stdout.contains("Runtime"))

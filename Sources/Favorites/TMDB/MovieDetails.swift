@@ -1,7 +1,9 @@
-/// A movie as TMDB describes it on its own page.
+/// A movie as TMDB describes it on its own page: everything a list entry has (read through
+/// ``summary``, or directly: `details.title`), and more.
 ///
 /// Unknowns read as `nil`: TMDB's `null` artwork, collection, IMDb id and runtime, its empty
 /// release date, tagline and homepage, and a runtime of 0.
+@dynamicMemberLookup
 public struct MovieDetails: Codable, Sendable, Hashable, Identifiable {
     /// A genre, such as "Science Fiction".
     public struct Genre: Codable, Sendable, Hashable {
@@ -26,28 +28,15 @@ public struct MovieDetails: Codable, Sendable, Hashable, Identifiable {
         }
     }
 
-    /// TMDB's id for the movie.
-    public var id: Int
-    /// The title in the request's language.
-    public var title: String
-    /// The title in the movie's original language.
-    public var originalTitle: String?
+    /// The fields a list entry has: id, titles, release date, popularity, votes, overview,
+    /// artwork.
+    public var summary: MovieSummary
     /// The tagline, such as "It begins."
     public var tagline: String?
-    /// A summary of the plot.
-    public var overview: String?
-    /// The first release date as `YYYY-MM-DD`.
-    public var releaseDate: String?
     /// The running time in minutes.
     public var runtime: Int?
     /// The genres, in TMDB's order.
     public var genres: [Genre]
-    /// TMDB's popularity score.
-    public var popularity: Double
-    /// The mean vote, 0 to 10.
-    public var voteAverage: Double
-    /// How many votes ``voteAverage`` is made of.
-    public var voteCount: Int
     /// The release status, such as "Released" or "In Production".
     public var status: String?
     /// The series the movie belongs to.
@@ -56,45 +45,44 @@ public struct MovieDetails: Codable, Sendable, Hashable, Identifiable {
     public var imdbID: String?
     /// The movie's own web site.
     public var homepage: String?
-    /// The poster image's path for TMDB's image service.
-    public var posterPath: String?
-    /// The backdrop image's path for TMDB's image service.
-    public var backdropPath: String?
 
-    /// The release year, if the date is known.
-    public var year: Int? { releaseDate.flatMap { Int($0.prefix(4)) } }
+    /// TMDB's id for the movie.
+    public var id: Int { summary.id }
+
+    /// A field of ``summary``: `details.title`, `details.popularity`, `details.year`.
+    public subscript<Value>(dynamicMember field: KeyPath<MovieSummary, Value>) -> Value {
+        summary[keyPath: field]
+    }
 
     enum CodingKeys: String, CodingKey {
-        case id, title, tagline, overview, runtime, genres, popularity, status, homepage
-        case originalTitle = "original_title"
-        case releaseDate = "release_date"
-        case voteAverage = "vote_average"
-        case voteCount = "vote_count"
+        case tagline, runtime, genres, status, homepage
         case collection = "belongs_to_collection"
         case imdbID = "imdb_id"
-        case posterPath = "poster_path"
-        case backdropPath = "backdrop_path"
     }
 
     /// Decodes TMDB's JSON, reading its `null`s and empty strings for unknowns as `nil`.
     public init(from decoder: any Decoder) throws {
+        summary = try MovieSummary(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(Int.self, forKey: .id)
-        title = try container.decode(String.self, forKey: .title)
-        originalTitle = try container.decodeNonEmpty(forKey: .originalTitle)
         tagline = try container.decodeNonEmpty(forKey: .tagline)
-        overview = try container.decodeNonEmpty(forKey: .overview)
-        releaseDate = try container.decodeNonEmpty(forKey: .releaseDate)
         runtime = try container.decodeIfPresent(Int.self, forKey: .runtime).flatMap { $0 > 0 ? $0 : nil }
         genres = try container.decodeIfPresent([Genre].self, forKey: .genres) ?? []
-        popularity = try container.decodeIfPresent(Double.self, forKey: .popularity) ?? 0
-        voteAverage = try container.decodeIfPresent(Double.self, forKey: .voteAverage) ?? 0
-        voteCount = try container.decodeIfPresent(Int.self, forKey: .voteCount) ?? 0
         status = try container.decodeNonEmpty(forKey: .status)
         collection = try container.decodeIfPresent(Collection.self, forKey: .collection)
         imdbID = try container.decodeNonEmpty(forKey: .imdbID)
         homepage = try container.decodeNonEmpty(forKey: .homepage)
-        posterPath = try container.decodeNonEmpty(forKey: .posterPath)
-        backdropPath = try container.decodeNonEmpty(forKey: .backdropPath)
+    }
+
+    /// Encodes one flat object, as TMDB sends it.
+    public func encode(to encoder: any Encoder) throws {
+        try summary.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(tagline, forKey: .tagline)
+        try container.encodeIfPresent(runtime, forKey: .runtime)
+        try container.encode(genres, forKey: .genres)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encodeIfPresent(collection, forKey: .collection)
+        try container.encodeIfPresent(imdbID, forKey: .imdbID)
+        try container.encodeIfPresent(homepage, forKey: .homepage)
     }
 }
