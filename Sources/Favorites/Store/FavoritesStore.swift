@@ -156,22 +156,24 @@ public struct FavoritesStore: Sendable {
         let key = TitleKey(title).description
         return try await write { db in
             let owner = try Self.member(named: member, in: db)
-            var movieID = try Int64.fetchOne(db, sql: "SELECT id FROM movie WHERE title_key = ?", arguments: [key])
-            if movieID == nil {
+            let movieID: Int64
+            if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM movie WHERE title_key = ?", arguments: [key])
+            {
+                movieID = existing
+            } else {
                 try db.execute(
                     sql: "INSERT INTO movie (title, title_key, added_at) VALUES (?, ?, ?)",
                     arguments: [title, key, date]
                 )
                 movieID = db.lastInsertedRowID
             }
-            guard let movieID else { throw FavoritesError.database(path: "", reason: "the new movie has no id") }
             try db.execute(
                 sql: "INSERT OR IGNORE INTO favorite (member_id, movie_id, added_at) VALUES (?, ?, ?)",
                 arguments: [owner.id, movieID, date]
             )
             let wasAlreadyFavorite = db.changesCount == 0
             guard let favorite = try Self.favorites(in: db, memberID: owner.id, movieID: movieID).first else {
-                throw FavoritesError.database(path: "", reason: "the new favourite cannot be read back")
+                throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "the new favourite cannot be read back")
             }
             return Addition(favorite: favorite, wasAlreadyFavorite: wasAlreadyFavorite)
         }
@@ -366,10 +368,7 @@ public struct FavoritesStore: Sendable {
     }
 
     private func mapped(_ error: any Error) -> FavoritesError {
-        if let error = error as? FavoritesError {
-            if case .database(path: "", let reason) = error { return .database(path: location.path, reason: reason) }
-            return error
-        }
+        if let error = error as? FavoritesError { return error }
         return .database(path: location.path, reason: Self.reason(error))
     }
 
