@@ -27,7 +27,7 @@ enum ExitStatus: Int32 {
         Exit status: 0 ok, 1 unexpected failure, 2 usage (bad arguments or URL), 3 network \
         (DNS, refused, reset, TLS, timeout, refused cleartext HTTP), 4 HTTP 4xx, 5 HTTP 5xx, \
         6 invalid response (content type, decoding, too large, nothing at --pick), 7 nothing found \
-        (a search without results).
+        (a search without results, an unknown family member or TMDB id).
         """
 }
 
