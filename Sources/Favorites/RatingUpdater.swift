@@ -67,15 +67,15 @@ public struct RatingUpdater: Sendable {
     }
 
     /// Looks up the movie with row id `movieID` and writes the outcome back.
-    public func rate(_ movieID: Int64, now: @Sendable () -> Date = Date.init) async throws(FavoritesError) -> Outcome {
+    public func rate(_ movieID: Int64) async throws(FavoritesError) -> Outcome {
         guard let movie = try await store.movie(id: movieID) else { return .removed }
-        return try await rate(movie, now: now)
+        return try await rate(movie)
     }
 
     /// Looks `movie` up — by its TMDB id when it has one, else by title, taking the best
     /// match — and writes the popularity, or the reason it failed, in its own transaction.
     /// A cancelled lookup writes nothing: the rating stays pending for the next refresh.
-    public func rate(_ movie: Movie, now: @Sendable () -> Date = Date.init) async throws(FavoritesError) -> Outcome {
+    public func rate(_ movie: Movie) async throws(FavoritesError) -> Outcome {
         let found: Match?
         do throws(RequestError) {
             if let tmdbID = movie.tmdbID {
@@ -98,17 +98,13 @@ public struct RatingUpdater: Sendable {
             return written ? .failed(error) : .removed
         }
         guard let found else {
-            let written = try await store.recordFailure(
-                of: movie.id,
-                reason: "TMDB has no movie titled '\(movie.title)'"
-            )
+            let written = try await store.recordFailure(of: movie.id, reason: Self.noMatchReason(movie.title))
             return written ? .noMatch : .removed
         }
         let written = try await store.recordRating(
             of: movie.id,
             tmdbID: found.tmdbID,
-            popularity: found.popularity,
-            at: now()
+            popularity: found.popularity
         )
         return written ? .rated(found) : .removed
     }
@@ -163,7 +159,7 @@ public struct RatingUpdater: Sendable {
             case .success(.rated):
                 summary.rated += 1
             case .success(.noMatch):
-                summary.failures.append((movie.title, "TMDB has no movie titled '\(movie.title)'"))
+                summary.failures.append((movie.title, Self.noMatchReason(movie.title)))
             case .success(.failed(let error)):
                 summary.failures.append((movie.title, Self.reason(error)))
                 if summary.firstError == nil { summary.firstError = error }
@@ -172,6 +168,11 @@ public struct RatingUpdater: Sendable {
             }
         }
         return summary
+    }
+
+    /// The reason recorded for a title TMDB has no movie for.
+    public static func noMatchReason(_ title: String) -> String {
+        "TMDB has no movie titled '\(title)'"
     }
 
     /// The reason a lookup failed, as recorded with the movie: TMDB's own message for an

@@ -64,7 +64,7 @@ enum Excerpt {
     private static func mayBeJSONObject(_ body: Data, contentType: String?) -> Bool {
         guard body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") else { return false }
         guard let contentType else { return true }
-        return MediaType.matches(contentType, anyOf: MediaType.jsonLike + ["application/problem+json"])
+        return MediaType.matches(contentType, anyOf: MediaType.jsonLike)
     }
 
     /// The text of an HTML page: tags, scripts and styles removed.

@@ -68,7 +68,7 @@ struct MoviesAdd: AsyncParsableCommand {
             )
         case .noMatch:
             throw CommandFailure(
-                "TMDB has no movie titled '\(favorite.title)'. \(saved), its rating pending; check the spelling, "
+                "\(RatingUpdater.noMatchReason(favorite.title)). \(saved), its rating pending; check the spelling, "
                     + "or remove it with: courier movies remove --member '\(favorite.member)' '\(favorite.title)'.",
                 status: .nothingFound
             )

@@ -75,7 +75,7 @@ public struct FavoritesStore: Sendable {
     public func addMember(_ name: String, at date: Date = Date()) async throws(FavoritesError) -> FamilyMember {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw .blankName }
-        let key = TitleKey(name).description
+        let key = MatchKey(name).description
         return try await write { db in
             if let existing = try String.fetchOne(
                 db,
@@ -153,7 +153,7 @@ public struct FavoritesStore: Sendable {
     ) async throws(FavoritesError) -> Addition {
         let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else { throw .blankTitle }
-        let key = TitleKey(title).description
+        let key = MatchKey(title).description
         return try await write { db in
             let owner = try Self.member(named: member, in: db)
             let movieID: Int64
@@ -183,7 +183,7 @@ public struct FavoritesStore: Sendable {
     ///
     /// - Throws: ``FavoritesError/unknownMember(_:known:)``, ``FavoritesError/notAFavorite(title:member:)``.
     public func removeFavorite(_ title: String, for member: String) async throws(FavoritesError) {
-        let key = TitleKey(title).description
+        let key = MatchKey(title).description
         try await write { db in
             let owner = try Self.member(named: member, in: db)
             try db.execute(
@@ -216,7 +216,7 @@ public struct FavoritesStore: Sendable {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, title, tmdb_id, popularity, fetched_at, last_error FROM movie
+                    \(Self.selectMovies)
                     WHERE popularity IS NULL OR fetched_at IS NULL OR fetched_at < ?
                     ORDER BY fetched_at IS NOT NULL, fetched_at, id
                     """,
@@ -230,7 +230,7 @@ public struct FavoritesStore: Sendable {
         try await read { db in
             try Row.fetchOne(
                 db,
-                sql: "SELECT id, title, tmdb_id, popularity, fetched_at, last_error FROM movie WHERE id = ?",
+                sql: "\(Self.selectMovies) WHERE id = ?",
                 arguments: [id]
             ).map(Self.movie)
         }
@@ -316,7 +316,7 @@ public struct FavoritesStore: Sendable {
     }
 
     static func member(named name: String, in db: Database) throws -> FamilyMember {
-        let key = TitleKey(name.trimmingCharacters(in: .whitespacesAndNewlines)).description
+        let key = MatchKey(name).description
         guard
             let row = try Row.fetchOne(
                 db,
@@ -329,6 +329,9 @@ public struct FavoritesStore: Sendable {
         }
         return FamilyMember(id: row["id"], name: row["name"], addedAt: row["added_at"])
     }
+
+    /// The columns ``movie(_:)`` reads, in its order.
+    private static let selectMovies = "SELECT id, title, tmdb_id, popularity, fetched_at, last_error FROM movie"
 
     private static func movie(_ row: Row) -> Movie {
         Movie(

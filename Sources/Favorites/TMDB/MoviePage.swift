@@ -39,8 +39,8 @@ public struct MoviePage: Decodable, Sendable {
     /// title equals it, ignoring case, accents and surrounding spaces; else TMDB's first (most
     /// relevant) result; `nil` for an empty page.
     public func bestMatch(for title: String) -> MovieSummary? {
-        let wanted = TitleKey(title)
-        return results.first { TitleKey($0.title) == wanted || $0.originalTitle.map(TitleKey.init) == wanted }
+        let wanted = MatchKey(title)
+        return results.first { MatchKey($0.title) == wanted || $0.originalTitle.map(MatchKey.init) == wanted }
             ?? results.first
     }
 }

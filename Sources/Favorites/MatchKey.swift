@@ -1,8 +1,9 @@
 import Foundation
 
-/// A title as compared by people: case, accents, width and runs of spaces ignored, so
-/// "AMÉLIE", "Amélie" and " amelie " are the same movie.
-struct TitleKey: Hashable, Sendable, CustomStringConvertible {
+/// A title or a name as people compare them: case, accents, width and runs of spaces
+/// ignored, so "AMÉLIE", "Amélie" and " amelie " are the same movie, "Zoë" and "zoe" the same
+/// person.
+struct MatchKey: Hashable, Sendable, CustomStringConvertible {
     let description: String
 
     init(_ title: String) {
