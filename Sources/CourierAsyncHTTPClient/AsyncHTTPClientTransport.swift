@@ -243,10 +243,3 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return failure(.other, "\(error)")
     }
 }
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}

@@ -16,6 +16,9 @@ final class ConcurrencyLimit: Sendable {
         state = Mutex(State(available: max(1, limit)))
     }
 
+    /// How many operations are waiting for a place.
+    var waitingCount: Int { state.withLock { $0.queue.count } }
+
     /// Runs `operation` when a place is free.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while waiting; otherwise what

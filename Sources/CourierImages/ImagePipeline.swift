@@ -52,6 +52,8 @@ public final class ImagePipeline: Sendable {
         var memory: LRUCache<URL, LoadedImage>
         var loads: [URL: Load] = [:]
         var nextLoadID: UInt64 = 0
+        /// Download tasks not yet finished, abandoned ones included.
+        var downloadsRunning = 0
     }
 
     /// The client images are fetched with.
@@ -103,6 +105,7 @@ public final class ImagePipeline: Sendable {
                 let id = state.nextLoadID
                 state.nextLoadID += 1
                 state.loads[url] = Load(id: id, waiters: [ObjectIdentifier(waiter): waiter])
+                state.downloadsRunning += 1
                 state.loads[url]?.task = Task { await self.load(url, id: id) }
             }
             return .waiting(waiter)
@@ -144,6 +147,16 @@ public final class ImagePipeline: Sendable {
         state.withLock { $0.loads.count }
     }
 
+    /// How many callers wait for `url` (for tests).
+    func callersWaiting(for url: URL) -> Int {
+        state.withLock { $0.loads[url]?.waiters.count ?? 0 }
+    }
+
+    /// How many download tasks have not finished, abandoned ones included (for tests).
+    var downloadsRunning: Int {
+        state.withLock { $0.downloadsRunning }
+    }
+
     // MARK: - Internals
 
     private func detach(_ waiter: OneShot<LoadedImage>, from url: URL) {
@@ -172,6 +185,7 @@ public final class ImagePipeline: Sendable {
             result = .failure(ImageError.cancelled)
         }
         let waiters: [OneShot<LoadedImage>] = state.withLock { state in
+            state.downloadsRunning -= 1
             if case .success(let image) = result {
                 state.memory.set(image, for: url, cost: image.data.count)
             }

@@ -72,16 +72,19 @@ struct DownloadTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try await TestServer.withRunning { server in
-            let settings = AsyncHTTPClientTransport.Configuration(readTimeout: .seconds(2))
-            try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
-                let client = HTTPClient(transport: transport)
-                let destination = directory.appendingPathComponent("stall.bin")
-                let endpoint = Endpoint<Data>(url: server.url("/file/stall?bytes=400000&stall_once=100000"))
+            let destination = directory.appendingPathComponent("stall.bin")
+            let endpoint = Endpoint<Data>(url: server.url("/file/stall?bytes=400000&stall_once=100000"))
+            // The server stays silent after 100,000 bytes; the read timeout leaves room for a
+            // loaded machine to deliver those first. The resumed download gets the default one.
+            let impatient = AsyncHTTPClientTransport.Configuration(readTimeout: .seconds(5))
+            try await AsyncHTTPClientTransport.withTransport(configuration: impatient) { transport in
                 let error = await #expect(throws: RequestError.self) {
-                    try await client.download(endpoint, to: destination)
+                    try await HTTPClient(transport: transport).download(endpoint, to: destination)
                 }
                 #expect(error?.transportFailure?.kind == .timedOut)
-                let result = try await client.download(endpoint, to: destination)
+            }
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let result = try await HTTPClient(transport: transport).download(endpoint, to: destination)
                 #expect(result.resumedFrom > 0)
                 #expect(try Data(contentsOf: destination) == Self.expected(400_000))
             }

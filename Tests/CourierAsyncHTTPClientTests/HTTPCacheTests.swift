@@ -151,6 +151,76 @@ struct HTTPCacheTests {
         }
     }
 
+    /// Every path that revalidates answers with the stored 200 freshened by the 304 (RFC 9111
+    /// §4.3.4), also when the 304 carries no validator of its own — only a caller whose own
+    /// request was conditional gets the 304.
+    @Test(arguments: [
+        ("reqnocache", "cc=max-age%3D60", HTTPFields([HTTPField(name: .cacheControl, value: "no-cache")])),
+        ("reqmaxage0", "cc=max-age%3D60", HTTPFields([HTTPField(name: .cacheControl, value: "max-age=0")])),
+        ("pragma", "cc=max-age%3D60", HTTPFields([HTTPField(name: .pragma, value: "no-cache")])),
+        ("resnocache", "cc=no-cache", HTTPFields()),
+        ("mustrevalidate", "cc=max-age%3D10%2C%20must-revalidate&age=20", HTTPFields()),
+        ("stale", "cc=max-age%3D10&age=20", HTTPFields()),
+    ])
+    func everyRevalidationAnswersWithTheStoredResponse(key: String, query: String, headers: HTTPFields) async throws {
+        for validator in ["etag=%22v1%22", "lm=3600"] {
+            for bare in [false, true] {
+                try await Self.withHarness { harness in
+                    let path = "/cacheable/\(key)?\(query)&\(validator)\(bare ? "&bare304=1" : "")"
+                    _ = try await harness.get(path)
+                    let second = try await harness.get(path, headers: headers)
+                    #expect(second.status == 200, "\(path)")
+                    #expect(second.cacheOutcome == .revalidated, "\(path)")
+                    #expect(harness.text(second) == "\(key) #1", "\(path)")
+                    #expect(await harness.hits("\(key):304") == 1, "\(path)")
+
+                    var own = headers
+                    if validator.hasPrefix("etag") {
+                        own[.ifNoneMatch] = "\"v1\""
+                    } else {
+                        own[.ifModifiedSince] = "Fri, 01 Jan 2100 00:00:00 GMT"
+                    }
+                    let conditional = try await harness.get(path, headers: own)
+                    #expect(conditional.status == 304, "the caller asked for a 304 itself: \(path)")
+                }
+            }
+        }
+    }
+
+    @Test func aRequestWithNoStoreNeitherReadsNorWritesTheCache() async throws {
+        try await Self.withHarness { harness in
+            let path = "/cacheable/reqnostore?cc=max-age%3D60"
+            _ = try await harness.get(path)
+            let bypass = try await harness.get(path, headers: [.cacheControl: "no-store"])
+            #expect(bypass.cacheOutcome == .miss)
+            #expect(harness.text(bypass) == "reqnostore #2")
+            // What the no-store request received was not stored: the first response still answers.
+            #expect(harness.text(try await harness.get(path)) == "reqnostore #1")
+            _ = try await harness.get("/cacheable/never-stored?cc=max-age%3D60", headers: [.cacheControl: "no-store"])
+            #expect(try await harness.get("/cacheable/never-stored?cc=max-age%3D60").cacheOutcome == .miss)
+        }
+    }
+
+    @Test func pragmaCountsOnlyWithoutCacheControl() async throws {
+        try await Self.withHarness { harness in
+            let path = "/cacheable/pragma-cc?cc=max-age%3D60&etag=%22p%22"
+            _ = try await harness.get(path)
+            let both: HTTPFields = [.pragma: "no-cache", .cacheControl: "max-stale=10"]
+            #expect(try await harness.get(path, headers: both).cacheOutcome == .hit)
+        }
+    }
+
+    @Test func anInvalidExpiresMeansAlreadyExpired() async throws {
+        try await Self.withHarness { harness in
+            for (index, raw) in ["0", "-1", "yesterday", "Thu, 01 Jan 1970 00:00:00 GMT"].enumerated() {
+                let encoded = raw.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                let path = "/cacheable/expires-\(index)?expires_raw=\(encoded)&etag=%22e%22"
+                _ = try await harness.get(path)
+                #expect(try await harness.get(path).cacheOutcome == .revalidated, "Expires: \(raw)")
+            }
+        }
+    }
+
     @Test func maxStaleAcceptsStaleResponsesUnlessTheyMustRevalidate() async throws {
         try await Self.withHarness { harness in
             _ = try await harness.get("/cacheable/stale?cc=max-age%3D10")
@@ -265,12 +335,16 @@ struct HTTPCacheTests {
             _ = try await harness.get(path)
             _ = try await harness.get(path, method: .post)
             #expect(try await harness.get(path).cacheOutcome == .miss)
+            // An extension method is unsafe too.
+            let search = try await harness.get(path, method: try #require(HTTPRequest.Method("M-SEARCH")))
+            #expect(search.status == 200)
+            #expect(try await harness.get(path).cacheOutcome == .miss)
 
             let location = harness.server.url(path).absoluteString
             let encoded = location.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             _ = try await harness.get("/cacheable/other?location=\(encoded)", method: .put)
             #expect(try await harness.get(path).cacheOutcome == .miss)
-            #expect(await harness.hits("target") == 4)  // GET, POST, GET, GET
+            #expect(await harness.hits("target") == 6)  // GET, POST, GET, M-SEARCH, GET, GET
         }
     }
 

@@ -178,6 +178,72 @@ struct TransportConformanceTests {
         }
     }
 
+    /// A Location whose host a URL parser could read as another host is refused before any
+    /// connection: the policy must judge the host that would be connected to.
+    @Test(arguments: Transport.allCases)
+    func redirectsToAmbiguousHostsAreRefused(_ transport: Transport) async throws {
+        let policy = TransportSecurityPolicy.default.allowingInsecureHTTP(
+            to: "allowed-domain",
+            includingSubdomains: true
+        )
+        try await withClient(transport, securityPolicy: policy) { client, server in
+            let locations = [
+                "http://evil.example%2F.localhost/x", "http://evil.example%23.localhost/x",
+                "http://evil.example%3F.localhost/x", "http://evil.example%2F.allowed-domain/x",
+                "http://evil.example%40127.0.0.1/x", "http://evil%2e.localhost/x", "//evil.example%2F.localhost/x",
+                "http://b%C3%BCcher.localhost/x", "ftp://127.0.0.1/x", "http://127.0.0.1:0/x",
+            ]
+            // FoundationNetworking on Linux traps on some protocol-relative Locations before any
+            // delegate is asked (README, Security); the AsyncHTTPClient transport is not affected.
+            for location in locations where transport == .asyncHTTPClient || !location.hasPrefix("//") {
+                let endpoint = Endpoint<Data>(path: "/redirect-to", query: [.init(name: "url", value: location)])
+                let error = await #expect(throws: RequestError.self, "\(location)") { try await client.send(endpoint) }
+                switch error {
+                case .invalidURL(_, let reason)?:
+                    #expect(reason.hasPrefix("GET http://127.0.0.1:\(server.port)/redirect-to?url="), "\(reason)")
+                case .insecureConnection?: break
+                default: Issue.record("\(location): \(String(describing: error))")
+                }
+            }
+            // An unambiguous redirect is still followed.
+            let allowed = Endpoint<Data>(
+                path: "/redirect-to",
+                query: [.init(name: "url", value: "http://localhost:\(server.port)/json")]
+            )
+            let body = try await client.send(allowed)
+            #expect(!body.isEmpty)
+        }
+    }
+
+    /// Every credential by the redaction rule stays with its origin; other fields travel on.
+    @Test(arguments: Transport.allCases)
+    func credentialsStayWithTheirOrigin(_ transport: Transport) async throws {
+        try await withClient(transport) { client, server in
+            let secrets: [(HTTPField.Name, String)] = [
+                (.authorization, "Bearer secret"), (.proxyAuthorization, "Basic c2VjcmV0"), (.cookie, "session=secret"),
+                (HTTPField.Name("X-API-Key")!, "k1"), (HTTPField.Name("X-Auth-Token")!, "t1"),
+                (HTTPField.Name("X-Session-Id")!, "s1"), (HTTPField.Name("X-Client-Secret")!, "c1"),
+                (HTTPField.Name("X-Vault-Password")!, "p1"),
+            ]
+            func endpoint(to url: String) -> Endpoint<Echo> {
+                var endpoint = Endpoint<Echo>(path: "/redirect-to", query: [.init(name: "url", value: url)])
+                for (name, value) in secrets { endpoint = endpoint.setting(name, to: value) }
+                return endpoint.setting(.accept, to: "application/json").setting(HTTPField.Name("X-Trace")!, to: "t")
+            }
+            let same = try await client.send(endpoint(to: "http://127.0.0.1:\(server.port)/echo"))
+            for (name, value) in secrets { #expect(same.headers[name.canonicalName] == value, "\(name)") }
+
+            // localhost is another host than 127.0.0.1, so another origin, though the same server.
+            let other = try await client.send(endpoint(to: "http://localhost:\(server.port)/echo"))
+            #expect(other.path == "/echo")
+            for (name, _) in secrets {
+                #expect(other.headers[name.canonicalName] == nil, "\(name) followed the redirect")
+            }
+            #expect(other.headers["accept"] == "application/json")
+            #expect(other.headers["x-trace"] == "t")
+        }
+    }
+
     // MARK: - Error statuses
 
     @Test(arguments: Transport.allCases)
@@ -401,12 +467,14 @@ struct TransportConformanceTests {
         timeout: Duration = .seconds(10),
         maxResponseSize: Int = 1 << 20,
         maxRedirects: Int = 10,
+        securityPolicy: TransportSecurityPolicy = .default,
         middleware: [any Middleware] = [],
         _ body: @Sendable (HTTPClient, TestServer) async throws -> Void
     ) async throws {
         try await TestServer.withRunning { server in
             let configuration = HTTPClient.Configuration(
                 baseURL: baseURL ?? server.baseURL,
+                securityPolicy: securityPolicy,
                 timeout: timeout,
                 maxResponseSize: maxResponseSize,
                 maxRedirects: maxRedirects,

@@ -43,18 +43,21 @@ struct ConcurrencyLimitTests {
         let limit = ConcurrencyLimit(1)
         let gauge = Gauge()
         let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
         let holder = Task {
             try await limit.run {
                 startedContinuation.yield()
-                try await Task.sleep(for: .milliseconds(200))
+                for await _ in release { break }
             }
         }
         var iterator = started.makeAsyncIterator()
         await iterator.next()
         let waiter = Task { try await limit.run { gauge.enter() } }
-        try await Task.sleep(for: .milliseconds(20))
+        while limit.waitingCount == 0 { await Task.yield() }  // the waiter is in the queue
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(limit.waitingCount == 0)
+        releaseContinuation.yield()
         try await holder.value
         let after = try await limit.run { 42 }  // the place is free again
         #expect(after == 42)

@@ -1,9 +1,10 @@
 import Courier
 import CourierAsyncHTTPClient
-import CourierImages
 import CourierTestServer
 import Foundation
 import Testing
+
+@testable import CourierImages
 
 /// The pipeline against the loopback artwork server, which counts what it really sends.
 struct ImagePipelineTests {
@@ -47,11 +48,10 @@ struct ImagePipelineTests {
     @Test func aCallerThatCancelsLeavesTheDownloadToTheOthers() async throws {
         try await withPipeline { server, makePipeline in
             let pipeline = try makePipeline()
-            let url = server.url("/artwork/detach-100.gif?delay_ms=500")
+            let url = server.url("/artwork/detach-100.gif?delay_ms=1500")
             let leaving = Task { try await pipeline.image(for: url) }
             let staying = Task { try await pipeline.image(for: url) }
-            while pipeline.loadsInFlight == 0 { try await Task.sleep(for: .milliseconds(5)) }
-            try await Task.sleep(for: .milliseconds(50))
+            while pipeline.callersWaiting(for: url) < 2 { await Task.yield() }
             leaving.cancel()
             await #expect(throws: ImageError.self) { try await leaving.value }
             #expect(pipeline.loadsInFlight == 1, "the download goes on for the one still waiting")
@@ -67,7 +67,7 @@ struct ImagePipelineTests {
             let pipeline = try makePipeline()
             let url = server.url("/artwork/abandoned-60.png?delay_ms=400")
             let only = Task { try await pipeline.image(for: url) }
-            while pipeline.loadsInFlight == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            while pipeline.callersWaiting(for: url) == 0 { await Task.yield() }
             only.cancel()
             do {
                 _ = try await only.value
@@ -76,7 +76,7 @@ struct ImagePipelineTests {
                 guard case .cancelled = error else { throw error }
             }
             #expect(pipeline.loadsInFlight == 0)
-            try await Task.sleep(for: .milliseconds(600))
+            while pipeline.downloadsRunning > 0 { await Task.yield() }  // the abandoned download ended
             #expect(pipeline.cachedImage(for: url) == nil, "the download was cancelled, so nothing was stored")
         }
     }

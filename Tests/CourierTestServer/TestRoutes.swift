@@ -74,7 +74,9 @@ enum TestRoutes {
             guard hit > failures else { return text("try again", status: .init(code: status)) }
             return json(#"{"attempts":\#(hit)}"#)
         }
-        for method in [HTTPRequest.Method.get, .head, .post, .put, .delete] {
+        // SwiftNIO's server reads the extension method M-SEARCH as "MSEARCH".
+        let extensionMethods = ["MSEARCH"].compactMap { HTTPRequest.Method($0) }
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .delete] + extensionMethods {
             router.on("/cacheable/{key}", method: method) { request, context in
                 try await cacheable(request, context, events: events)
             }
@@ -132,7 +134,8 @@ enum TestRoutes {
     /// A response whose caching header fields come from the query: `cc` (Cache-Control), `etag`,
     /// `lm` (Last-Modified, seconds before the server process started), `expires` (seconds from now; `expires_raw` verbatim),
     /// `date` (Date, seconds from now), `age` (on full responses only, as an origin sends it),
-    /// `fail_after` (answer 503 "down" once `<key>` has been hit that many times), `vary`, `status`, `location`, `content_location`.
+    /// `fail_after` (answer 503 "down" once `<key>` has been hit that many times), `vary`, `status`, `location`, `content_location`,
+    /// `bare304` (304s without ETag or Last-Modified, as many servers send them).
     /// The body, `<key> #<hit>` plus the values of the `vary` fields, tells a test whether the
     /// origin answered. `If-None-Match` naming the tag, or `If-Modified-Since` not before `lm`,
     /// gets a 304 (counted under `<key>:304`).
@@ -183,6 +186,11 @@ enum TestRoutes {
         }
         if request.method == .get || request.method == .head, notModified {
             _ = await events.hit("\(key):304")
+            if query.get("bare304") != nil {
+                // As many servers answer: a 304 without a validator of its own.
+                headers[.eTag] = nil
+                headers[.lastModified] = nil
+            }
             return Response(status: .notModified, headers: headers)
         }
         var body = "\(key) #\(hit)"

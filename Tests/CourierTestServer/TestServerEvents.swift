@@ -17,21 +17,78 @@ public actor TestServerEvents {
     /// Counts a hit on `key` and returns the count so far.
     func hit(_ key: String) -> Int {
         hits[key, default: 0] += 1
+        notifyWaiters()
         return hits[key, default: 0]
     }
 
-    /// Waits until `key` has been hit at least once, or throws after `timeout`.
-    public func waitForHit(_ key: String, timeout: Duration = .seconds(5)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while hits[key, default: 0] == 0 {
-            guard ContinuousClock.now < deadline else { throw TestServerError.timedOut("nothing hit \(key)") }
-            try await Task.sleep(for: .milliseconds(5))
+    /// Waits until `key` has been hit `count` times, or throws after `timeout` (a margin for a
+    /// loaded machine: the wait ends at the event, not at the timeout).
+    public func waitForHit(_ key: String, count: Int = 1, timeout: Duration = .seconds(30)) async throws {
+        try await waitUntil("\(key) was not hit \(count) times", timeout: timeout) { $0.hits[key, default: 0] >= count }
+    }
+
+    /// Waits until `route` has received `count` requests, or throws after `timeout`.
+    public func waitForQueries(for route: String, count: Int = 1, timeout: Duration = .seconds(30)) async throws {
+        try await waitUntil("\(route) did not receive \(count) requests", timeout: timeout) {
+            $0.queries[route, default: []].count >= count
         }
     }
 
     /// Records the raw (still percent-encoded) query string a request to `route` carried.
     func record(query: String, for route: String) {
         queries[route, default: []].append(query)
+        notifyWaiters()
+    }
+
+    // MARK: - Waiting for events
+
+    private var eventWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var abandonedWaiters: Set<Int> = []
+    private var nextWaiter = 0
+
+    /// Checks `holds` now and after every event until it holds or `timeout` passes.
+    private func waitUntil(
+        _ failure: String,
+        timeout: Duration,
+        _ holds: @Sendable (isolated TestServerEvents) -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !holds(self) {
+            guard ContinuousClock.now < deadline else { throw TestServerError.timedOut(failure) }
+            nextWaiter += 1
+            let id = nextWaiter
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    await withTaskCancellationHandler {
+                        await self.nextEvent(id)
+                    } onCancel: {
+                        Task { await self.abandon(id) }
+                    }
+                }
+                group.addTask { try? await Task.sleep(until: deadline) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    private func nextEvent(_ id: Int) async {
+        if abandonedWaiters.remove(id) != nil { return }
+        await withCheckedContinuation { eventWaiters[id] = $0 }
+    }
+
+    private func abandon(_ id: Int) {
+        if let waiter = eventWaiters.removeValue(forKey: id) {
+            waiter.resume()
+        } else {
+            abandonedWaiters.insert(id)
+        }
+    }
+
+    private func notifyWaiters() {
+        let waiting = eventWaiters
+        eventWaiters = [:]
+        for waiter in waiting.values { waiter.resume() }
     }
 
     /// The raw query strings of the requests to `route`, oldest first.

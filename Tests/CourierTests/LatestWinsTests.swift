@@ -35,15 +35,18 @@ struct LatestWinsTests {
     @Test func aSupersededResultIsNeverDeliveredEvenIfItArrived() async throws {
         let latest = LatestWins<Int>()
         let gate = AsyncStream<Void>.makeStream()
+        let started = AsyncStream<Void>.makeStream()
         // The first operation ignores cancellation and finishes after the second started.
         let first = Task { () async throws(RequestError) -> Int in
             try await latest.run { () async throws(RequestError) -> Int in
+                started.continuation.yield()
                 var iterator = gate.stream.makeAsyncIterator()
                 await iterator.next()
                 return 1
             }
         }
-        try await Task.sleep(for: .milliseconds(20))
+        var startedIterator = started.stream.makeAsyncIterator()
+        await startedIterator.next()
         let second = Task { () async throws(RequestError) -> Int in
             try await latest.run { () async throws(RequestError) -> Int in 2 }
         }
@@ -55,8 +58,10 @@ struct LatestWinsTests {
 
     @Test func cancelStopsTheOperationInFlight() async throws {
         let latest = LatestWins<Int>()
+        let started = AsyncStream<Void>.makeStream()
         let task = Task { () async throws(RequestError) -> Int in
             try await latest.run { () async throws(RequestError) -> Int in
+                started.continuation.yield()
                 do {
                     try await Task.sleep(for: .seconds(30))
                 } catch {
@@ -65,7 +70,8 @@ struct LatestWinsTests {
                 return 1
             }
         }
-        try await Task.sleep(for: .milliseconds(20))
+        var startedIterator = started.stream.makeAsyncIterator()
+        await startedIterator.next()
         await latest.cancel()
         let result = await task.result
         #expect(result.endedCancelled, "got \(result)")

@@ -18,16 +18,67 @@ struct TransportSecurityPolicyTests {
         }
     }
 
-    @Test func loopbackIsReadFromTheWholeAuthority() {
-        for authority in [
-            "127.0.0.1:8080", "user:pw@127.0.0.1", "[::1]:443", "[::1]", "LocalHost:80", "api.localhost.", "127.9.9.9",
-        ] {
-            #expect(TransportSecurityPolicy.isLoopback(authority: authority), "\(authority)")
+    static func request(_ authority: String, scheme: String = "http") -> PreparedRequest {
+        PreparedRequest(head: HTTPRequest(method: .get, scheme: scheme, authority: authority, path: "/"))
+    }
+
+    @Test func loopbackIsReadFromTheWholeAuthority() throws {
+        let policy = TransportSecurityPolicy.default
+        for authority in ["127.0.0.1:8080", "[::1]:443", "[::1]", "LocalHost:80", "api.localhost.", "127.9.9.9"] {
+            try policy.check(Self.request(authority))
         }
         for authority in [
-            "example.com:127", "127.0.0.1@example.com", "[::2]:80", "localhost.example.com:80", "notlocalhost",
+            "example.com:127", "[::2]:80", "localhost.example.com:80", "notlocalhost", "127.0.0.1.example",
         ] {
-            #expect(!TransportSecurityPolicy.isLoopback(authority: authority), "\(authority)")
+            let error = #expect(throws: RequestError.self, "\(authority)") { try policy.check(Self.request(authority)) }
+            guard case .insecureConnection? = error else {
+                Issue.record("\(authority): \(String(describing: error))")
+                continue
+            }
+        }
+    }
+
+    /// What a URL parser could read as another host than the one judged is refused, over
+    /// cleartext and TLS alike, before any connection.
+    @Test func anAuthorityWithMoreThanOneReadingIsRefused() async throws {
+        let ambiguous = [
+            "user:pw@127.0.0.1", "127.0.0.1@example.com", "evil.example%2F.localhost", "evil.example/.localhost",
+            "evil#.localhost", "evil?.localhost", "evil\\.localhost", "127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:",
+            "127.0.0.1:80:80", "127.0.0.1:+80", "::1", "[::1", "[evil.localhost]", "[::1]x", "bücher.localhost",
+            "a b.localhost", "evil\u{0}.localhost", "evil\t.localhost", "", ":80",
+        ]
+        for scheme in ["http", "https"] {
+            for authority in ambiguous {
+                let error = #expect(throws: RequestError.self, "\(authority)") {
+                    try TransportSecurityPolicy.permissive.check(Self.request(authority, scheme: scheme))
+                }
+                guard case .invalidURL? = error else {
+                    Issue.record("\(scheme)://\(authority): \(String(describing: error))")
+                    continue
+                }
+            }
+        }
+        let stub = StubTransport()
+        let client = HTTPClient(transport: stub)
+        for authority in ambiguous {
+            await #expect(throws: RequestError.self) { try await client.send(Self.request(authority)) }
+        }
+        #expect(stub.requests.isEmpty)
+    }
+
+    @Test func endpointHostsFollowTheSameRule() {
+        let client = HTTPClient(transport: StubTransport())
+        for host in ["evil.example%2F.localhost", "a/b", "a@b", "bücher.example", "a b", "x:y:z:w"] {
+            let error = #expect(throws: RequestError.self, "\(host)") {
+                try client.prepare(Endpoint<Data>(scheme: "http", host: host, path: "/"))
+            }
+            guard case .invalidURL? = error else {
+                Issue.record("\(host): \(String(describing: error))")
+                continue
+            }
+        }
+        for host in ["example.com", "EXAMPLE.com", "::1", "[::1]", "xn--bcher-kva.example", "under_score.example"] {
+            #expect(throws: Never.self, "\(host)") { try client.prepare(Endpoint<Data>(host: host, path: "/")) }
         }
     }
 

@@ -13,7 +13,7 @@ struct SearchSessionTests {
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
                 let slow = Task { try await session.search("sleep:2000:king", category: .music) }
-                while await server.events.queries(for: "search").isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+                try await server.events.waitForQueries(for: "search")
                 let latest = try await session.search("king", category: .software)
                 #expect(latest?.results.map(\.type).allSatisfy { $0 == "App" } == true)
                 #expect(latest?.results.count == 2)
@@ -28,7 +28,7 @@ struct SearchSessionTests {
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
                 async let first = session.search("sleep:1500:king", category: .ebook)
-                try await Task.sleep(for: .milliseconds(100))
+                try await server.events.waitForQueries(for: "search")
                 let second = try await session.search("sleep:100:king", category: .podcast)
                 #expect(try await first == nil)
                 #expect(second?.results.map(\.type) == ["Podcast"])
@@ -41,7 +41,7 @@ struct SearchSessionTests {
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
                 let pending = Task { try await session.search("sleep:2000:king") }
-                while await server.events.queries(for: "search").isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+                try await server.events.waitForQueries(for: "search")
                 await session.cancel()
                 #expect(try await pending.value == nil)
             }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// Revalidating a stored response with the origin (RFC 9111 §4.3).
@@ -16,6 +17,25 @@ enum CacheValidation {
         if let tag = stored.headerFields[.eTag] { fields[.ifNoneMatch] = tag }
         if let lastModified = stored.headerFields[.lastModified] { fields[.ifModifiedSince] = lastModified }
         return fields
+    }
+
+    /// Whether the caller's own `If-None-Match` (weak comparison, `*` for any) or, without one,
+    /// `If-Modified-Since` holds for `stored`, so that a cache answers 304 (RFC 9110 §13.1.1,
+    /// §13.1.3; RFC 9111 §4.3.2). Requests without conditions never match.
+    static func conditionsHold(in request: HTTPRequest, for stored: HTTPResponse) -> Bool {
+        guard request.method == .get || request.method == .head else { return false }
+        let tags = request.headerFields[values: .ifNoneMatch]
+        if !tags.isEmpty {
+            guard let storedTag = stored.headerFields[.eTag] else { return false }
+            return tags.lazy.flatMap { $0.split(separator: ",") }.contains { candidate in
+                let candidate = candidate.trimmingCharacters(in: .whitespaces)
+                return candidate == "*" || weakTag(candidate) == weakTag(storedTag)
+            }
+        }
+        guard let since = request.headerFields[.ifModifiedSince].flatMap(HTTPDate.parse),
+            let modified = (stored.headerFields[.lastModified] ?? stored.headerFields[.date]).flatMap(HTTPDate.parse)
+        else { return false }
+        return modified <= since
     }
 
     /// Whether a 304 applies to `stored` (§4.3.4): its strong entity tag equals the stored one;
@@ -49,8 +69,9 @@ enum CacheValidation {
         return updated
     }
 
-    private static func weakTag(_ tag: String) -> Substring {
-        tag.hasPrefix("W/") ? tag.dropFirst(2) : tag[...]
+    private static func weakTag(_ tag: some StringProtocol) -> Substring {
+        let tag = Substring(tag)
+        return tag.hasPrefix("W/") ? tag.dropFirst(2) : tag
     }
 }
 

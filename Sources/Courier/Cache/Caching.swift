@@ -43,18 +43,25 @@ public struct Caching: Middleware {
             }
             return response
         }
+        let requestControl = CacheControl(request.head.headerFields[values: .cacheControl])
+        if requestControl.noStore {
+            // Neither answered from the cache nor written to it (RFC 9111 §5.2.1.5).
+            var response = try await next(request)
+            response.cacheOutcome = .miss
+            return response
+        }
         let key = Self.key(for: request)
         let stored = cache.variants(forKey: key)
-        let selected = stored.filter { $0.matches(request.head) }.max { $0.responseTime < $1.responseTime }
-        let requestControl = CacheControl(request.head.headerFields[values: .cacheControl])
-        let isHead = method == .head
+        let selectedIndex = stored.indices.filter { stored[$0].matches(request.head) }
+            .max { stored[$0].responseTime < stored[$1].responseTime }
+        let selected = selectedIndex.map { stored[$0] }
 
         switch (requestControl.onlyIfCached ? .returnCacheDontLoad : request.cachePolicy, selected) {
         case (.reloadIgnoringCache, _):
             return try await fetch(request, key: key, stored: stored, next: next)
         case (.returnCacheElseLoad, let selected?), (.returnCacheDontLoad, let selected?):
             let outcome: CacheOutcome = selected.freshness(now: now()).isFresh ? .hit : .stale
-            return answer(selected, outcome: outcome, isHead: isHead)
+            return answer(selected, outcome: outcome, to: request)
         case (.returnCacheDontLoad, nil):
             var response = RawResponse(head: HTTPResponse(status: .gatewayTimeout), url: request.url)
             response.cacheOutcome = .miss
@@ -63,9 +70,11 @@ public struct Caching: Middleware {
             return try await fetch(request, key: key, stored: stored, next: next)
         case (_, let selected?):
             if let outcome = usableWithoutValidation(selected, requestControl: requestControl, request: request) {
-                return answer(selected, outcome: outcome, isHead: isHead)
+                return answer(selected, outcome: outcome, to: request)
             }
-            return try await validate(selected, request: request, key: key, stored: stored, next: next)
+            // `selected` comes from `selectedIndex`, so both are there.
+            let index = selectedIndex ?? stored.startIndex
+            return try await validate(index, request: request, key: key, stored: stored, next: next)
         }
     }
 
@@ -97,16 +106,27 @@ public struct Caching: Middleware {
         return nil
     }
 
-    private func answer(_ stored: CachedResponse, outcome: CacheOutcome, isHead: Bool) -> RawResponse {
+    /// The stored response as the answer to `request`: without a body for HEAD, and as a 304
+    /// when the caller's own conditions hold for it (RFC 9111 §4.3.2).
+    private func answer(_ stored: CachedResponse, outcome: CacheOutcome, to request: PreparedRequest) -> RawResponse {
         var response = stored.response(now: now(), outcome: outcome)
-        if isHead { response.body = Data() }
+        if CacheValidation.conditionsHold(in: request.head, for: stored.head) {
+            response.head.status = .notModified
+            response.head.headerFields[.contentLength] = nil
+            response.body = Data()
+        } else if request.head.method == .head {
+            response.body = Data()
+        }
         return response
     }
 
-    /// Asks the origin whether `selected` is still current; a 304 freshens every stored
-    /// response it applies to, anything else replaces them.
+    /// Asks the origin whether `stored[selected]` is still current. A 304 answers for the stored
+    /// response whose validators were sent: it is freshened with the 304's fields (RFC 9111
+    /// §4.3.4) — with every other stored response the 304's validator applies to — and returned
+    /// as a 200. Anything else replaces them. Only a caller whose own request was conditional
+    /// receives the 304 itself.
     private func validate(
-        _ selected: CachedResponse,
+        _ selected: Int,
         request: PreparedRequest,
         key: String,
         stored: [CachedResponse],
@@ -114,38 +134,52 @@ public struct Caching: Middleware {
     ) async throws(RequestError) -> RawResponse {
         let hasOwnConditions =
             request.head.headerFields[.ifNoneMatch] != nil || request.head.headerFields[.ifModifiedSince] != nil
-        let conditions = CacheValidation.conditionalFields(for: selected.head)
         var conditional = request
-        if !hasOwnConditions { conditional.head.headerFields.append(contentsOf: conditions) }
+        if !hasOwnConditions {
+            conditional.head.headerFields.append(
+                contentsOf: CacheValidation.conditionalFields(for: stored[selected].head)
+            )
+        }
         let sentAt = now()
         let response: RawResponse
         do {
             response = try await next(conditional)
         } catch {
-            if let stale = staleAnswer(selected, for: request, afterFailure: error) { return stale }
+            if let stale = staleAnswer(stored[selected], for: request, afterFailure: error) { return stale }
             throw error
         }
         let receivedAt = now()
         if (500..<600).contains(response.status),
-            let stale = staleAnswer(selected, for: request, afterStatus: response.status)
+            let stale = staleAnswer(stored[selected], for: request, afterStatus: response.status)
         {
             return stale
         }
-        guard response.status == 304, !conditions.isEmpty, !hasOwnConditions else {
+        guard response.status == 304, !hasOwnConditions else {
             return remember(response, for: request, key: key, stored: stored, sentAt: sentAt, receivedAt: receivedAt)
         }
+        // A 304 without a validator of its own is about the response the cache asked about.
+        let carriesValidator =
+            response.head.headerFields[.eTag] != nil || response.head.headerFields[.lastModified] != nil
         var updated = stored
-        for index in updated.indices where CacheValidation.notModified(response.head, applies: updated[index].head) {
+        var freshenedSelected = false
+        for index in updated.indices
+        where (index == selected && !carriesValidator)
+            || CacheValidation.notModified(response.head, applies: updated[index].head)
+        {
             updated[index].head = CacheValidation.updating(updated[index].head, with: response.head)
             updated[index].requestTime = sentAt
             updated[index].responseTime = receivedAt
+            freshenedSelected = freshenedSelected || index == selected
         }
-        let refreshed = updated.filter { $0.matches(request.head) }.max { $0.responseTime < $1.responseTime }
+        guard freshenedSelected else {
+            // The 304 names another representation than the one asked about: ask once more,
+            // without conditions.
+            return try await fetch(request, key: key, stored: stored, next: next)
+        }
         if !CacheControl(response.head.headerFields[values: .cacheControl]).noStore {
             cache.store(updated, forKey: key)
         }
-        guard let refreshed, refreshed.responseTime == receivedAt else { return response }
-        return answer(refreshed, outcome: .revalidated, isHead: request.head.method == .head)
+        return answer(updated[selected], outcome: .revalidated, to: request)
     }
 
     // MARK: - Serving stale on errors
@@ -192,7 +226,7 @@ public struct Caching: Middleware {
     }
 
     private func staleAnswer(_ stored: CachedResponse, _ request: PreparedRequest) -> RawResponse {
-        answer(stored, outcome: .stale, isHead: request.head.method == .head)
+        answer(stored, outcome: .stale, to: request)
     }
 
     // MARK: - Filling

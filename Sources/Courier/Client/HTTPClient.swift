@@ -156,9 +156,7 @@ public struct HTTPClient: Sendable {
         guard !host.isEmpty else {
             throw invalid("there is no host; give the endpoint a host or the client a base URL")
         }
-        guard host.utf8.allSatisfy(Self.isHostByte) else {
-            throw invalid("the host '\(host)' has characters a host cannot have")
-        }
+        if let problem = RequestTarget.problem(withHost: host) { throw invalid(problem) }
         if let port, !(1...65535).contains(port) { throw invalid("the port \(port) is outside 1…65535") }
 
         var fields = configuration.headers
@@ -189,20 +187,6 @@ public struct HTTPClient: Sendable {
             }
         }
         return request
-    }
-
-    // MARK: - Helpers
-
-    /// Bytes a host may hold: ASCII letters, digits, `-._~:[]%!$&'()*+,;=` (IPv6 literals, zone
-    /// IDs and sub-delimiters included), and any byte of a non-ASCII character (IDNs).
-    private static func isHostByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x80...0xFF, UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
-            true
-        default:
-            "-._~:[]%!$&'()*+,;=".utf8.contains(byte)
-        }
     }
 }
 

@@ -15,7 +15,7 @@ struct RedirectFollower: Sendable {
             if Task.isCancelled { throw .cancelled }
             try policy.check(current)
             let response = try await transport.send(current)
-            guard maxRedirects > 0, let next = Self.redirect(from: current, after: response) else {
+            guard maxRedirects > 0, let next = try Self.redirect(from: current, after: response) else {
                 return response
             }
             redirects += 1
@@ -29,23 +29,41 @@ struct RedirectFollower: Sendable {
     }
 
     /// The request to send after a 3xx response, or `nil` when it is not a redirect to follow.
-    static func redirect(from request: PreparedRequest, after response: RawResponse) -> PreparedRequest? {
+    ///
+    /// - Throws: ``RequestError/invalidURL(_:reason:)`` when the `Location` is not an `http` or
+    ///   `https` URL with a host ``RequestTarget`` accepts: such a redirect is refused, not
+    ///   returned as if it were the answer.
+    static func redirect(
+        from request: PreparedRequest,
+        after response: RawResponse
+    ) throws(RequestError)
+        -> PreparedRequest?
+    {
         let status = response.status
-        guard Self.isRedirect(status),
-            let location = response.head.headerFields[.location],
-            let base = URL(string: request.url),
+        guard Self.isRedirect(status), let location = response.head.headerFields[.location] else { return nil }
+        func refused(_ reason: String) -> RequestError {
+            .invalidURL(Redaction.redactingURL(location), reason: "\(request.summary) redirected there, but \(reason)")
+        }
+        guard let base = URL(string: request.url),
             let target = URL(string: location, relativeTo: base)?.absoluteURL,
-            let components = URLComponents(url: target, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host
-        else { return nil }
+            let components = URLComponents(url: target, resolvingAgainstBaseURL: true)
+        else { throw refused("it is not a URL") }
+        guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw refused("the scheme must be http or https")
+        }
+        // The host as written, still percent-encoded: a decoded host may hold '/', '#' or '@' and
+        // be read differently by the transport.
+        let host = components.percentEncodedHost ?? ""
+        if let problem = RequestTarget.problem(withHost: host) { throw refused(problem) }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw refused("the port \(port) is outside 1…65535")
+        }
 
         var next = request
-        let authority = Authority.format(host: host, port: components.port)
         let query = components.percentEncodedQuery.map { "?" + $0 } ?? ""
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         next.head.scheme = scheme
-        next.head.authority = authority
+        next.head.authority = Authority.format(host: host, port: components.port)
         next.head.path = path + query
 
         // 303 always, and 301/302 after a POST as every browser does, become a GET without a body.
@@ -56,11 +74,12 @@ struct RedirectFollower: Sendable {
             next.head.headerFields[.contentType] = nil
             next.head.headerFields[.contentLength] = nil
         }
-        // Credentials are for the origin they were given to.
-        if request.head.scheme != scheme || request.head.authority != authority {
-            next.head.headerFields[.authorization] = nil
-            next.head.headerFields[.proxyAuthorization] = nil
-            next.head.headerFields[.cookie] = nil
+        // Credentials are for the origin they were given to: every field the redaction rules
+        // call secret stays behind when the redirect leaves it.
+        let from = try RequestTarget(request)
+        let to = try RequestTarget(next)
+        if !from.isSameOrigin(as: to) {
+            next.head.headerFields = next.head.headerFields.filter { !Redaction.isSecret($0.name) }
         }
         return next
     }

@@ -89,8 +89,9 @@ public struct Retry: Middleware {
     /// Exponential backoff with "equal jitter": half the delay fixed, half random, so retries
     /// from many clients spread out but never come back at once.
     func backoff(after attempt: Int) -> Duration {
-        let exponential = baseDelay * (1 << min(attempt - 1, 30))
-        let capped = min(exponential, maxDelay)
+        let factor = 1 << min(max(attempt - 1, 0), 30)
+        // Compared before multiplying, so that no configured delay can overflow.
+        let capped = baseDelay > maxDelay / factor ? maxDelay : baseDelay * factor
         return capped / 2 + capped / 2 * Double.random(in: 0...1)
     }
 }

@@ -3,9 +3,6 @@ import HTTPTypes
 extension HTTPField.Name {
     // Each literal is a valid field-name token, so the initializer cannot return nil here.
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
-    static let xAPIKey = HTTPField.Name("X-API-Key")!
-    static let xAuthToken = HTTPField.Name("X-Auth-Token")!
-    static let xAccessToken = HTTPField.Name("X-Access-Token")!
     /// `Pragma` (HTTP/1.0): `no-cache` there means what `Cache-Control: no-cache` means.
     static let pragma = HTTPField.Name("Pragma")!
 }

@@ -5,19 +5,46 @@ package import HTTPTypes
 package enum Redaction {
     package static let placeholder = "REDACTED"
 
-    /// Header fields whose values are credentials.
-    static let secretHeaders: Set<HTTPField.Name> = [
-        .authorization, .proxyAuthorization, .cookie, .setCookie,
-        .xAPIKey, .xAuthToken, .xAccessToken,
+    /// Header fields whose values are credentials, besides those whose names contain one of
+    /// ``secretNameParts`` or `auth`.
+    static let secretHeaders: Set<HTTPField.Name> = [.authorization, .proxyAuthorization, .cookie, .setCookie]
+
+    /// Authentication challenges: they name a scheme and realm, not a credential.
+    private static let challengeHeaders: Set<HTTPField.Name> = [.wwwAuthenticate, .proxyAuthenticate]
+
+    /// Query item names (lowercased) whose values are credentials, besides those containing one
+    /// of ``secretNameParts``.
+    static let secretQueryNames: Set<String> = ["key", "auth", "sig"]
+
+    /// Parts of a name (lowercased) that mark its value as a credential wherever it appears: a
+    /// header field, a query item, a form field or a JSON object key.
+    static let secretNameParts = [
+        "token", "secret", "password", "passwd", "api-key", "api_key", "apikey", "session", "credential",
+        "signature", "private-key", "private_key",
     ]
 
-    /// Query item names (lowercased) whose values are credentials.
-    static let secretQueryNames: Set<String> = [
-        "api_key", "apikey", "api-key", "key", "token", "access_token", "refresh_token", "id_token",
-        "auth", "password", "passwd", "secret", "client_secret", "signature", "sig",
-    ]
+    /// Whether a header field's value is a credential: `Authorization`, `Proxy-Authorization`,
+    /// `Cookie`, `Set-Cookie`, and any field whose name contains `auth`, `token`, `secret`,
+    /// `password`, `api-key`, `session`… (`X-API-Key`, `X-Auth-Token`, `X-Session-Id`). The one
+    /// rule behind redaction in logs, messages and cassettes and behind what a redirect to
+    /// another origin leaves behind.
+    package static func isSecret(_ name: HTTPField.Name) -> Bool {
+        if secretHeaders.contains(name) { return true }
+        if challengeHeaders.contains(name) { return false }
+        let canonical = name.canonicalName
+        return canonical.contains("auth") || containsSecretPart(canonical)
+    }
 
-    static func isSecret(_ name: HTTPField.Name) -> Bool { secretHeaders.contains(name) }
+    /// Whether a query item, form field or JSON key of this name holds a credential
+    /// (`api_key`, `access_token`, `client_secret`, `password`, `key`…), in any case.
+    package static func isSecretName(_ name: some StringProtocol) -> Bool {
+        let lowercased = name.lowercased()
+        return secretQueryNames.contains(lowercased) || containsSecretPart(lowercased)
+    }
+
+    private static func containsSecretPart(_ lowercased: String) -> Bool {
+        secretNameParts.contains { lowercased.contains($0) }
+    }
 
     /// The field's value, or `REDACTED` when it is a credential and `redacting` is on.
     package static func displayedValue(of field: HTTPField, redacting: Bool = true) -> String {
@@ -25,8 +52,7 @@ package enum Redaction {
     }
 
     static func isSecretQueryName(_ name: Substring) -> Bool {
-        let decoded = name.removingPercentEncoding ?? String(name)
-        return secretQueryNames.contains(decoded.lowercased())
+        isSecretName(name.removingPercentEncoding ?? String(name))
     }
 
     /// The URL with the values of secret query items and any user:password replaced.

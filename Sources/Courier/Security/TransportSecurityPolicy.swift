@@ -50,23 +50,24 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
 
     /// Whether a request with `scheme` to `host` may be sent.
     public func allows(scheme: String, host: String) -> Bool {
-        if !Self.isHTTP(scheme) || allowsAnyInsecureHTTP { return true }
-        let host = Self.normalized(host)
-        if Self.isLoopback(host) { return true }
-        return exceptions.contains { exception in
-            host == exception.domain || (exception.includesSubdomains && host.hasSuffix("." + exception.domain))
+        !Self.isHTTP(scheme) || allowsCleartext(to: Self.normalized(host))
+    }
+
+    /// Throws ``RequestError/insecureConnection(_:)`` when the policy refuses the request, and
+    /// ``RequestError/invalidURL(_:reason:)`` when its authority is not one host that every URL
+    /// parser reads alike (see ``RequestTarget``): the host judged is the host connected to.
+    public func check(_ request: PreparedRequest) throws(RequestError) {
+        let target = try RequestTarget(request)
+        guard target.scheme == "https" || allowsCleartext(to: target.host) else {
+            throw .insecureConnection(request.summary)
         }
     }
 
-    /// Throws ``RequestError/insecureConnection(_:)`` when the policy refuses the request.
-    public func check(_ request: PreparedRequest) throws(RequestError) {
-        // The host is looked at only for cleartext requests, and loopback is decided on bytes.
-        guard
-            allowsAnyInsecureHTTP || !Self.isHTTP(request.head.scheme ?? "https")
-                || Self.isLoopback(authority: request.head.authority ?? "")
-                || allows(scheme: "http", host: request.host)
-        else {
-            throw .insecureConnection(request.summary)
+    /// `host` is lowercased, without brackets or a trailing dot.
+    private func allowsCleartext(to host: String) -> Bool {
+        if allowsAnyInsecureHTTP || Self.isLoopback(host) { return true }
+        return exceptions.contains { exception in
+            host == exception.domain || (exception.includesSubdomains && host.hasSuffix("." + exception.domain))
         }
     }
 
@@ -74,22 +75,6 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
     static func isLoopback(_ host: String) -> Bool {
         var host = host
         return host.withUTF8 { isLoopback(host: $0[...]) }
-    }
-
-    /// Whether the host of `authority` (`[user@]host[:port]`) is loopback, read once from its bytes.
-    static func isLoopback(authority: String) -> Bool {
-        var authority = authority
-        return authority.withUTF8 { bytes in
-            var host = bytes[...]
-            if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[(at + 1)...] }
-            if host.first == UInt8(ascii: "["), let close = host.firstIndex(of: UInt8(ascii: "]")) {
-                host = host[(host.startIndex + 1)..<close]
-            } else if let colon = host.lastIndex(of: UInt8(ascii: ":")) {
-                host = host[..<colon]
-            }
-            if host.last == UInt8(ascii: ".") { host = host.dropLast() }
-            return isLoopback(host: host)
-        }
     }
 
     /// `localhost`, `*.localhost` (any case), `::1` or 127.0.0.0/8.
