@@ -67,6 +67,91 @@ struct DownloadTests {
         }
     }
 
+    /// `Retry` resends the same ranged request after the 206 breaks off: the second attempt
+    /// overwrites what the first added, so the file ends byte-identical, and no descriptor of the
+    /// failed attempt stays open.
+    @Test func aRetriedResumptionEndsIdenticalToTheSource() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("retried.bin")
+            // Hits 1 and 2 break off after 200,000 bytes each: the first run keeps 200,000 bytes,
+            // the resumption's first attempt adds 200,000 more before it breaks, the retry
+            // sends the rest again from 200,000.
+            let endpoint = Endpoint<Data>(url: server.url("/file/retried?bytes=500000&drop_once=200000&drop_until=2"))
+            await #expect(throws: RequestError.self) { try await client.download(endpoint, to: destination) }
+            let retrying = HTTPClient(
+                transport: client.transport,
+                configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .milliseconds(1))])
+            )
+            let result = try await retrying.download(endpoint, to: destination)
+            #expect(await server.events.hitCount("retried:range") == 2)
+            #expect(result.resumedFrom > 0)
+            #expect(try Data(contentsOf: destination) == Self.expected(500_000))
+            #expect(Self.openDescriptors(of: destination) == 0)  // the partial file, or the file it became
+        }
+    }
+
+    /// A part that does not continue the bytes on disk exactly to the end is an error, and
+    /// nothing is moved into place.
+    @Test(arguments: ["range_shift=10", "short_part=100", "short_body=100"])
+    func partsThatDoNotFitAreRefused(_ hostility: String) async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("part.bin")
+            let url = server.url("/file/part?bytes=300000&\(hostility)")
+            try Self.expected(1000).write(to: destination.appendingPathExtension("download"))
+            let metadata = #"{"url":"\#(url.absoluteString)","validator":"\"v1\"","expectedBytes":300000}"#
+            try Data(metadata.utf8).write(to: destination.appendingPathExtension("download.json"))
+            let error = await #expect(throws: RequestError.self) {
+                try await client.download(Endpoint(url: url), to: destination)
+            }
+            #expect(error?.transportFailure != nil, "\(String(describing: error))")
+            #expect(!FileManager.default.fileExists(atPath: destination.path))
+            #expect(await server.events.hitCount("part:range") == 1)
+        }
+    }
+
+    @Test func aPartNobodyAskedForIsRefused() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("unasked.bin")
+            let error = await #expect(throws: RequestError.self) {
+                try await client.download(
+                    Endpoint(url: server.url("/file/unasked?bytes=1000&unsolicited_206=1")),
+                    to: destination
+                )
+            }
+            #expect(error?.message.contains("206") == true, "\(String(describing: error?.message))")
+            #expect(!FileManager.default.fileExists(atPath: destination.path))
+        }
+    }
+
+    /// A symbolic link in the partial file's place is removed, never written through.
+    @Test func aSymbolicLinkInThePartialFilesPlaceIsNotFollowed() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let destination = directory.appendingPathComponent("link.bin")
+            let victim = directory.appendingPathComponent("victim.txt")
+            try Data("precious".utf8).write(to: victim)
+            try FileManager.default.createSymbolicLink(
+                at: destination.appendingPathExtension("download"),
+                withDestinationURL: victim
+            )
+            let url = server.url("/file/link?bytes=5000")
+            let metadata = #"{"url":"\#(url.absoluteString)","validator":"\"v1\"","expectedBytes":5000}"#
+            try Data(metadata.utf8).write(to: destination.appendingPathExtension("download.json"))
+            let result = try await client.download(Endpoint(url: url), to: destination)
+            #expect(result.resumedFrom == 0)
+            #expect(try Data(contentsOf: destination) == Self.expected(5000))
+            #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
+        }
+    }
+
+    /// How many of this process's file descriptors are open on `file`.
+    static func openDescriptors(of file: URL) -> Int {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"))
+                .map { $0.hasPrefix(file.path) } ?? false
+        }.count
+    }
+
     @Test func aStalledTransferTimesOutAndResumesLater() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("downloads-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -212,7 +212,9 @@ enum TestRoutes {
     /// `"v1"`), sent in 64 KiB writes. `Range: bytes=N-` gets a 206 of the rest when `If-Range`
     /// is absent or names the tag, else the whole file (200). `drop_once=M` closes the
     /// connection after M bytes the first time `name` is asked for, `stall_once=M` goes silent
-    /// after M bytes that time; `ranges=no` ignores Range.
+    /// after M bytes that time (`drop_until=N`: the first N times); `ranges=no` ignores Range;
+    /// `range_shift=K`, `unsolicited_206`, `short_part=K` and `short_body=K` answer with parts
+    /// that do not fit the request.
     /// Requests are counted under `name`, and `name:range` for a 206.
     static func file(
         _ request: Request,
@@ -238,21 +240,29 @@ enum TestRoutes {
             _ = await events.hit("\(name):range")
         }
         var headers: HTTPFields = [.contentType: "application/octet-stream", .eTag: tag, .acceptRanges: "bytes"]
-        headers[.contentLength] = String(size - start)
-        if start > 0 { headers[.contentRange] = "bytes \(start)-\(size - 1)/\(size)" }
-        let dropAfter = hit == 1 ? query.get("drop_once", as: Int.self) : nil
+        // Hostile answers: a part that starts elsewhere than asked, a part nobody asked for, a
+        // part that stops before the end, a part whose chunked body is shorter than its range.
+        let isPart = start > 0 || query.get("unsolicited_206") != nil
+        start += query.get("range_shift", as: Int.self) ?? 0
+        let end = size - (query.get("short_part", as: Int.self) ?? 0)
+        let shortBody = query.get("short_body", as: Int.self)
+        if shortBody == nil { headers[.contentLength] = String(end - start) }
+        if isPart { headers[.contentRange] = "bytes \(start)-\(end - 1)/\(size)" }
+        let dropsUntil = query.get("drop_until", as: Int.self) ?? 1
+        let dropAfter = hit <= dropsUntil ? query.get("drop_once", as: Int.self) : nil
         let stallAfter = hit == 1 ? query.get("stall_once", as: Int.self) : nil
         let first = start
+        let last = end - (shortBody ?? 0)
         return Response(
-            status: start > 0 ? .partialContent : .ok,
+            status: isPart ? .partialContent : .ok,
             headers: headers,
-            body: ResponseBody(contentLength: size - start) { writer in
+            body: ResponseBody(contentLength: shortBody == nil ? end - start : nil) { writer in
                 var position = first
                 var sent = 0
-                while position < size {
+                while position < last {
                     let count = min(
                         64 << 10,
-                        size - position,
+                        last - position,
                         dropAfter.map { $0 - sent } ?? Int.max,
                         stallAfter.map { $0 - sent } ?? Int.max
                     )

@@ -16,13 +16,17 @@ struct PartialDownload: Sendable {
     var metadata: URL { destination.appendingPathExtension("download.json") }
 
     /// How many bytes can be resumed for `url`, with the validator to send; `nil` (and the
-    /// leftovers removed) when there is nothing usable: no partial file, another URL, or no
-    /// validator to make the resumption safe.
+    /// leftovers removed) when there is nothing usable: no partial file, another URL, no
+    /// validator to make the resumption safe, more bytes than the file has, or a partial file
+    /// that is not a regular file (a symbolic link is never followed).
     func resumable(for url: String) -> (offset: Int64, validator: String)? {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: data.path)
         guard let bytes = try? Data(contentsOf: metadata),
             let saved = try? JSONDecoder().decode(Metadata.self, from: bytes),
             saved.url == url, let validator = saved.validator,
-            let size = (try? FileManager.default.attributesOfItem(atPath: data.path))?[.size] as? Int64, size > 0
+            attributes?[.type] as? FileAttributeType == .typeRegular,
+            let size = (attributes?[.size] as? NSNumber)?.int64Value, size > 0,
+            size < saved.expectedBytes ?? .max
         else {
             discard()
             return nil
