@@ -2,6 +2,7 @@ import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
 import HTTPTypes
+import Logging
 import Synchronization
 import Testing
 
@@ -416,7 +417,7 @@ struct HTTPCacheTests {
         }
     }
 
-    @Test func theDiskTierStaysWithinItsCapacity() throws {
+    @Test func theDiskTierStaysWithinItsCapacity() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try HTTPCache(memoryCapacity: 0, directory: directory, diskCapacity: 20_000)
@@ -430,7 +431,7 @@ struct HTTPCacheTests {
                 responseTime: now,
                 selectingValues: [:]
             )
-            cache.store([entry], forKey: "https://api.test/\(index)")
+            await cache.store([entry], forKey: "https://api.test/\(index)")
         }
         let sizes = try FileManager.default.contentsOfDirectory(
             at: directory,
@@ -438,6 +439,129 @@ struct HTTPCacheTests {
         )
         .map { try $0.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0 }
         #expect(sizes.reduce(0, +) <= 20_000)
-        #expect(cache.variants(forKey: "https://api.test/9").first?.body.first == 9)
+        #expect(await cache.variants(forKey: "https://api.test/9").first?.body.first == 9)
+    }
+
+    /// The directory and its files are the owner's only, and no file holds a credential: not
+    /// one `Vary` selected, not a secret query item, not a cookie the response set. Entries
+    /// are still found, after a restart too.
+    @Test func theDiskTierKeepsNoSecrets() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path =
+            "/cacheable/secret?cc=public%2C%20max-age%3D600&vary=Authorization&echo_vary=no&set_cookie=sid%3Dcookie-secret&api_key=query-secret"
+        let credentials: HTTPFields = [.authorization: "Bearer header-secret"]
+        try await TestServer.withRunning { server in
+            try await Self.withHarness(cache: try HTTPCache(directory: directory), server: server) { harness in
+                _ = try await harness.get(path, headers: credentials)
+                #expect(try await harness.get(path, headers: credentials).cacheOutcome == .hit)
+            }
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(files.count == 2, "\(files)")  // the entry and the cache's key
+            for name in files {
+                let file = directory.appendingPathComponent(name).path
+                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
+                let leaked = ["header-secret", "query-secret", "cookie-secret"].filter { text.contains($0) }
+                #expect(leaked.isEmpty, "\(name) holds \(leaked)")
+                #expect(try Self.permissions(file) == 0o600, "\(name)")
+            }
+            #expect(try Self.permissions(directory.path) == 0o700)
+
+            try await Self.withHarness(cache: try HTTPCache(directory: directory), server: server) { harness in
+                let again = try await harness.get(path, headers: credentials)
+                #expect(again.cacheOutcome == .hit)
+                #expect(again.url.hasSuffix("api_key=query-secret"), "the caller gets its own URL back")
+                let other = try await harness.get(path, headers: [.authorization: "Bearer someone-else"])
+                #expect(other.cacheOutcome == .miss)
+            }
+        }
+    }
+
+    /// An entry whose lengths do not fit its file is a miss and is deleted, whatever the
+    /// numbers (no arithmetic trap); the failure reaches the cache's logger; files an
+    /// interrupted write left are gone after the next open.
+    @Test func aForgedEntryIsAMissAndIsReported() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = "https://api.test/forged"
+        let stored = CachedResponse(
+            head: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600"]),
+            body: Data("body".utf8),
+            url: key,
+            requestTime: Date(),
+            responseTime: Date(),
+            selectingValues: [:]
+        )
+        let valid = try #require(DiskCacheStore.encode([stored], key: key))
+        #expect(String(decoding: valid, as: UTF8.self).contains("\"bodyLengths\":[4]"))
+        for forged in ["9223372036854775807", "-1", "4611686018427387904", "5"] {
+            let entry = Self.entry(replacing: "\"bodyLengths\":[4]", with: "\"bodyLengths\":[\(forged)]", in: valid)
+            #expect(DiskCacheStore.decode(entry, key: key) == nil, "\(forged)")
+        }
+        #expect(DiskCacheStore.decode(valid, key: key)?.first?.body == Data("body".utf8))
+
+        let logs = LogRecorder()
+        let cache = try HTTPCache(
+            directory: directory,
+            logger: Logger(label: "test") { _ in RecordingLogHandler(recorder: logs) }
+        )
+        await cache.store([stored], forKey: key)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".entry")
+        }
+        let file = directory.appendingPathComponent(try #require(files.first))
+        try Self.entry(replacing: "\"bodyLengths\":[4]", with: "\"bodyLengths\":[9223372036854775807]", in: valid)
+            .write(to: file)
+        try Data().write(to: directory.appendingPathComponent(".interrupted.tmp"))
+        let reopened = try HTTPCache(
+            memoryCapacity: 0,
+            directory: directory,
+            logger: Logger(label: "test") { _ in RecordingLogHandler(recorder: logs) }
+        )
+        #expect(await reopened.variants(forKey: key).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: file.path), "the forged entry was deleted")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".interrupted.tmp").path))
+        #expect(logs.messages.contains("Deleted a damaged HTTP cache entry"))
+    }
+
+    /// `valid` with `old` replaced by `new` in its JSON, lengths and checksum made right again.
+    static func entry(replacing old: String, with new: String, in valid: Data) -> Data {
+        var bytes = [UInt8](valid.dropLast(8))
+        let keyLength = bytes[5..<9].reduce(0) { $0 << 8 | Int($1) }
+        let jsonStart = 9 + keyLength + 4
+        let jsonLength = bytes[(9 + keyLength)..<jsonStart].reduce(0) { $0 << 8 | Int($1) }
+        let json = String(decoding: bytes[jsonStart..<(jsonStart + jsonLength)], as: UTF8.self)
+            .replacingOccurrences(of: old, with: new)
+        let length = UInt32(json.utf8.count)
+        bytes.replaceSubrange(
+            (9 + keyLength)..<(jsonStart + jsonLength),
+            with: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + Array(json.utf8)
+        )
+        let checksum = FNV1a.hash(bytes)
+        bytes += stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: checksum >> $0) }
+        return Data(bytes)
+    }
+
+    static func permissions(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return ((attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1) & 0o777
+    }
+
+    /// The messages a ``RecordingLogHandler`` received.
+    final class LogRecorder: Sendable {
+        private let recorded = Mutex<[String]>([])
+        var messages: [String] { recorded.withLock { $0 } }
+        func append(_ message: String) { recorded.withLock { $0.append(message) } }
+    }
+
+    struct RecordingLogHandler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) { recorder.append("\(event.message)") }
     }
 }

@@ -135,7 +135,8 @@ enum TestRoutes {
     /// `lm` (Last-Modified, seconds before the server process started), `expires` (seconds from now; `expires_raw` verbatim),
     /// `date` (Date, seconds from now), `age` (on full responses only, as an origin sends it),
     /// `fail_after` (answer 503 "down" once `<key>` has been hit that many times), `vary`, `status`, `location`, `content_location`,
-    /// `bare304` (304s without ETag or Last-Modified, as many servers send them).
+    /// `bare304` (304s without ETag or Last-Modified, as many servers send them), `set_cookie`,
+    /// `echo_vary=no` (a body without the `vary` fields' values).
     /// The body, `<key> #<hit>` plus the values of the `vary` fields, tells a test whether the
     /// origin answered. `If-None-Match` naming the tag, or `If-Modified-Since` not before `lm`,
     /// gets a 304 (counted under `<key>:304`).
@@ -170,6 +171,7 @@ enum TestRoutes {
         set(.vary, query.get("vary"))
         set(.location, query.get("location"))
         set(.contentLocation, query.get("content_location"))
+        set(.setCookie, query.get("set_cookie"))
 
         let tag = query.get("etag")
         let ifNoneMatch = request.headers[.ifNoneMatch]
@@ -194,7 +196,7 @@ enum TestRoutes {
             return Response(status: .notModified, headers: headers)
         }
         var body = "\(key) #\(hit)"
-        for name in (query.get("vary") ?? "").split(separator: ",") {
+        for name in (query.get("echo_vary") == "no" ? "" : query.get("vary") ?? "").split(separator: ",") {
             let fieldName = HTTPField.Name(name.trimmingCharacters(in: .whitespaces))
             body += " \(name.trimmingCharacters(in: .whitespaces))=\(fieldName.flatMap { request.headers[$0] } ?? "-")"
         }

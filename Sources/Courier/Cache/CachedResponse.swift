@@ -26,10 +26,11 @@ struct CachedResponse: Sendable, Equatable {
         Freshness(response: head, requestTime: requestTime, responseTime: responseTime, now: now)
     }
 
-    /// Whether it was stored for a request with the same values of the varying fields as `request`.
-    func matches(_ request: HTTPRequest) -> Bool {
+    /// Whether it was stored for a request with the same values of the varying fields as
+    /// `request`, credentials compared by their hashes.
+    func matches(_ request: HTTPRequest, secrets: CacheSecrets) -> Bool {
         guard let names = CacheRules.varyingFieldNames(of: head) else { return false }
-        return CacheRules.selectingValues(for: names, in: request) == selectingValues
+        return secrets.selectingValues(for: names, in: request) == selectingValues
     }
 
     /// The response to hand out: the stored one with `Age` set to its current age.

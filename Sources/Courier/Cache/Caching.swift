@@ -39,7 +39,7 @@ public struct Caching: Middleware {
         guard method == .get || method == .head else {
             let response = try await next(request)
             if !Self.safeMethods.contains(method), (200..<400).contains(response.status) {
-                invalidate(after: request, response: response)
+                await invalidate(after: request, response: response)
             }
             return response
         }
@@ -51,8 +51,8 @@ public struct Caching: Middleware {
             return response
         }
         let key = Self.key(for: request)
-        let stored = cache.variants(forKey: key)
-        let selectedIndex = stored.indices.filter { stored[$0].matches(request.head) }
+        let stored = await cache.variants(forKey: key)
+        let selectedIndex = stored.indices.filter { stored[$0].matches(request.head, secrets: cache.secrets) }
             .max { stored[$0].responseTime < stored[$1].responseTime }
         let selected = selectedIndex.map { stored[$0] }
 
@@ -155,7 +155,14 @@ public struct Caching: Middleware {
             return stale
         }
         guard response.status == 304, !hasOwnConditions else {
-            return remember(response, for: request, key: key, stored: stored, sentAt: sentAt, receivedAt: receivedAt)
+            return await remember(
+                response,
+                for: request,
+                key: key,
+                stored: stored,
+                sentAt: sentAt,
+                receivedAt: receivedAt
+            )
         }
         // A 304 without a validator of its own is about the response the cache asked about.
         let carriesValidator =
@@ -177,7 +184,7 @@ public struct Caching: Middleware {
             return try await fetch(request, key: key, stored: stored, next: next)
         }
         if !CacheControl(response.head.headerFields[values: .cacheControl]).noStore {
-            cache.store(updated, forKey: key)
+            await cache.store(updated, forKey: key)
         }
         return answer(updated[selected], outcome: .revalidated, to: request)
     }
@@ -240,7 +247,7 @@ public struct Caching: Middleware {
     ) async throws(RequestError) -> RawResponse {
         let sentAt = now()
         let response = try await next(request)
-        return remember(response, for: request, key: key, stored: stored, sentAt: sentAt, receivedAt: now())
+        return await remember(response, for: request, key: key, stored: stored, sentAt: sentAt, receivedAt: now())
     }
 
     private func remember(
@@ -250,7 +257,7 @@ public struct Caching: Middleware {
         stored: [CachedResponse],
         sentAt: Date,
         receivedAt: Date
-    ) -> RawResponse {
+    ) async -> RawResponse {
         var response = response
         response.cacheOutcome = .miss
         // A response that arrived through redirects belongs to another URL.
@@ -264,11 +271,11 @@ public struct Caching: Middleware {
             url: response.url,
             requestTime: sentAt,
             responseTime: receivedAt,
-            selectingValues: CacheRules.selectingValues(for: names, in: request.head)
+            selectingValues: cache.secrets.selectingValues(for: names, in: request.head)
         )
-        var variants = stored.filter { !$0.matches(request.head) }
+        var variants = stored.filter { !$0.matches(request.head, secrets: cache.secrets) }
         variants.append(entry)
-        cache.store(variants, forKey: key)
+        await cache.store(variants, forKey: key)
         return response
     }
 
@@ -278,8 +285,8 @@ public struct Caching: Middleware {
 
     /// Forgets the request's URL, and the `Location` and `Content-Location` URLs of the response
     /// on the same origin (RFC 9111 §4.4).
-    private func invalidate(after request: PreparedRequest, response: RawResponse) {
-        cache.remove(key: Self.key(for: request))
+    private func invalidate(after request: PreparedRequest, response: RawResponse) async {
+        await cache.remove(key: Self.key(for: request))
         guard let origin = URL(string: request.url) else { return }
         for name in [HTTPField.Name.location, .contentLocation] {
             guard let value = response.head.headerFields[name], let target = URL(string: value, relativeTo: origin)
@@ -288,7 +295,7 @@ public struct Caching: Middleware {
             guard absolute.scheme?.lowercased() == origin.scheme?.lowercased(),
                 absolute.host?.lowercased() == origin.host?.lowercased(), absolute.port == origin.port
             else { continue }
-            cache.remove(key: Self.key(url: absolute.absoluteString))
+            await cache.remove(key: Self.key(url: absolute.absoluteString))
         }
     }
 

@@ -1,33 +1,59 @@
 import Foundation
-import Synchronization
+import HTTPTypes
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Cached responses on disk: one file per cache key, written to a temporary file and renamed
 /// into place, checked by a checksum when read (a damaged or foreign file is deleted, not
 /// served), and trimmed to a size limit by dropping the least recently used files.
 ///
 /// A file is `CCHE`, a version byte, the key, the responses' metadata as JSON, their bodies,
-/// and an FNV-1a checksum of all of that.
-final class DiskCacheStore: Sendable {
-    private static let magic: [UInt8] = Array("CCHE".utf8) + [1]
+/// and an FNV-1a checksum of all of that. Files are the owner's only (0600, and 0700 for a
+/// directory the store creates); they hold neither credentials the response sets
+/// (`Set-Cookie`…) nor the URL the entry belongs to: the caller passes keys whose secrets are
+/// already hashed, and the URL back when reading.
+///
+/// The store is an actor on ``FileIOExecutor``: its blocking file I/O never holds one of Swift
+/// concurrency's shared threads.
+actor DiskCacheStore {
+    private static let magic: [UInt8] = Array("CCHE".utf8) + [2]
     private static let fileExtension = "entry"
 
     let directory: URL
     let capacity: Int
+    private let logger: Logger
     /// The bytes the directory's entries take, as far as this process knows.
-    private let size: Mutex<Int>
+    private var size: Int
 
-    init(directory: URL, capacity: Int) throws(CacheStorageError) {
+    nonisolated var unownedExecutor: UnownedSerialExecutor { FileIOExecutor.shared.asUnownedSerialExecutor() }
+
+    /// Opens (or creates) the directory, and deletes what interrupted writes left in it.
+    init(directory: URL, capacity: Int, logger: Logger) throws(CacheStorageError) {
         self.directory = directory
         self.capacity = capacity
+        self.logger = logger
+        let manager = FileManager.default
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let files = try FileManager.default.contentsOfDirectory(
+            try manager.createDirectory(
                 at: directory,
-                includingPropertiesForKeys: [.fileSizeKey]
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
             )
-            let total = files.filter { $0.pathExtension == Self.fileExtension }
-                .reduce(0) { $0 + ((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
-            self.size = Mutex(total)
+            let files = try manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+            var total = 0
+            for file in files {
+                if file.lastPathComponent.hasSuffix(".tmp") {
+                    try? manager.removeItem(at: file)
+                } else if file.pathExtension == Self.fileExtension {
+                    total += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+                }
+            }
+            self.size = total
         } catch {
             throw CacheStorageError(directory: directory.path, reason: (error as NSError).localizedDescription)
         }
@@ -35,13 +61,17 @@ final class DiskCacheStore: Sendable {
 
     // MARK: - Entries
 
-    func read(key: String) -> [CachedResponse]? {
-        let file = url(for: key)
-        guard let data = try? Data(contentsOf: file) else { return nil }
-        guard let variants = Self.decode(data, key: key) else {
+    /// The entry filed under `key`, its responses given `url`; `nil` when there is none or it
+    /// cannot be used (then it is deleted).
+    func read(key: String, url: String) -> [CachedResponse]? {
+        let file = self.file(for: key)
+        guard let data = PrivateFile.read(file.path, limit: capacity) else { return nil }
+        guard var variants = Self.decode(data, key: key) else {
+            logger.warning("Deleted a damaged HTTP cache entry", metadata: ["file": "\(file.path)"])
             delete(file)
             return nil
         }
+        for index in variants.indices { variants[index].url = url }
         // The modification date is the entry's last use, for eviction.
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
         return variants
@@ -49,29 +79,32 @@ final class DiskCacheStore: Sendable {
 
     func write(_ variants: [CachedResponse], key: String) {
         guard let data = Self.encode(variants, key: key), data.count <= capacity else { return }
-        let file = url(for: key)
+        let file = self.file(for: key)
         let temporary = directory.appendingPathComponent(".\(UUID().uuidString).tmp")
         let previous = (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
         do {
-            try data.write(to: temporary)
-            // rename(2) replaces the old entry in one step: a reader sees the old file or the new one.
-            guard rename(temporary.path, file.path) == 0 else {
-                try? FileManager.default.removeItem(at: temporary)
-                return
-            }
+            try PrivateFile.write(data, to: temporary.path)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            unlink(temporary.path)
+            logger.warning("Could not write an HTTP cache entry", metadata: ["reason": "\(error)"])
             return
         }
-        let total = size.withLock { size in
-            size += data.count - previous
-            return size
+        // rename(2) replaces the old entry in one step: a reader sees the old file or the new one.
+        guard rename(temporary.path, file.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            logger.warning(
+                "Could not write an HTTP cache entry",
+                metadata: ["file": "\(file.path)", "reason": "\(reason)"]
+            )
+            return
         }
-        if total > capacity { evict() }
+        size += data.count - previous
+        if size > capacity { evict() }
     }
 
     func remove(key: String) {
-        delete(url(for: key))
+        delete(file(for: key))
     }
 
     func removeAll() {
@@ -81,22 +114,32 @@ final class DiskCacheStore: Sendable {
 
     // MARK: - Files
 
-    private func url(for key: String) -> URL {
+    private func file(for key: String) -> URL {
         directory.appendingPathComponent(String(FNV1a.hash(key.utf8), radix: 16) + "." + Self.fileExtension)
     }
 
     private func delete(_ file: URL) {
         let bytes = (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
-        if (try? FileManager.default.removeItem(at: file)) != nil {
-            size.withLock { $0 = max(0, $0 - bytes) }
+        if unlink(file.path) == 0 {
+            size = max(0, size - bytes)
+        } else if errno != ENOENT {
+            logger.warning(
+                "Could not delete an HTTP cache entry",
+                metadata: ["file": "\(file.path)", "reason": "\(String(cString: strerror(errno)))"]
+            )
         }
     }
 
     /// Deletes the least recently used entries until the directory is within 90% of its capacity.
     private func evict() {
         let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey]
-        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)
-        else { return }
+        let files: [URL]
+        do {
+            files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)
+        } catch {
+            logger.warning("Could not list the HTTP cache directory", metadata: ["reason": "\(error)"])
+            return
+        }
         let entries = files.filter { $0.pathExtension == Self.fileExtension }.map { file in
             let values = try? file.resourceValues(forKeys: Set(keys))
             return (file, values?.contentModificationDate ?? .distantPast, values?.fileSize ?? 0)
@@ -104,9 +147,9 @@ final class DiskCacheStore: Sendable {
         var total = entries.reduce(0) { $0 + $1.2 }
         let target = capacity / 10 * 9
         for (file, _, bytes) in entries.sorted(by: { $0.1 < $1.1 }) where total > target {
-            if (try? FileManager.default.removeItem(at: file)) != nil { total -= bytes }
+            if unlink(file.path) == 0 { total -= bytes }
         }
-        size.withLock { $0 = total }
+        size = total
     }
 
     // MARK: - Format
@@ -117,9 +160,18 @@ final class DiskCacheStore: Sendable {
         var bodyLengths: [Int]
     }
 
+    /// The bytes of an entry. Header fields holding credentials (``Redaction``'s rule) and the
+    /// responses' URLs are left out.
     static func encode(_ variants: [CachedResponse], key: String) -> Data? {
-        let metadata = Metadata(responses: variants, bodyLengths: variants.map(\.body.count))
-        guard let json = try? JSONEncoder().encode(metadata) else { return nil }
+        let kept = variants.map { variant in
+            var variant = variant
+            variant.url = ""
+            variant.head.headerFields = variant.head.headerFields.filter { !Redaction.isSecret($0.name) }
+            return variant
+        }
+        let metadata = Metadata(responses: kept, bodyLengths: variants.map(\.body.count))
+        guard let json = try? JSONEncoder().encode(metadata), key.utf8.count <= UInt32.max, json.count <= UInt32.max
+        else { return nil }
         var bytes = magic
         appendLength(key.utf8.count, to: &bytes)
         bytes.append(contentsOf: key.utf8)
@@ -131,6 +183,9 @@ final class DiskCacheStore: Sendable {
         return Data(bytes)
     }
 
+    /// The responses in an entry's bytes, or `nil` when the bytes are not an entry for `key`:
+    /// every length is checked against what is left before it is used, so no value in the
+    /// file can make the arithmetic overflow or a read run past the end.
     static func decode(_ data: Data, key: String) -> [CachedResponse]? {
         let bytes = [UInt8](data)
         guard bytes.count >= magic.count + 16, bytes.starts(with: magic) else { return nil }
@@ -138,26 +193,27 @@ final class DiskCacheStore: Sendable {
         let stored = bytes[(bytes.count - 8)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         guard FNV1a.hash(content) == stored else { return nil }
         var offset = magic.count
-        guard let keyLength = readLength(content, &offset), offset + keyLength <= content.endIndex,
-            Array(content[offset..<(offset + keyLength)]) == Array(key.utf8)
-        else { return nil }
-        offset += keyLength
-        guard let jsonLength = readLength(content, &offset), offset + jsonLength <= content.endIndex,
-            let metadata = try? JSONDecoder().decode(
-                Metadata.self,
-                from: Data(content[offset..<(offset + jsonLength)])
-            ),
+        guard let keyBytes = take(readLength(content, &offset), from: content, at: &offset),
+            keyBytes.elementsEqual(key.utf8),
+            let json = take(readLength(content, &offset), from: content, at: &offset),
+            let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(json)),
             metadata.responses.count == metadata.bodyLengths.count
         else { return nil }
-        offset += jsonLength
         var variants = metadata.responses
         for index in variants.indices {
-            let length = metadata.bodyLengths[index]
-            guard length >= 0, offset + length <= content.endIndex else { return nil }
-            variants[index].body = Data(content[offset..<(offset + length)])
-            offset += length
+            guard let body = take(metadata.bodyLengths[index], from: content, at: &offset) else { return nil }
+            variants[index].body = Data(body)
         }
         return offset == content.endIndex ? variants : nil
+    }
+
+    /// The next `length` bytes, or `nil` when the length is missing, negative or longer than
+    /// what is left.
+    private static func take(_ length: Int?, from bytes: ArraySlice<UInt8>, at offset: inout Int) -> ArraySlice<UInt8>?
+    {
+        guard let length, length >= 0, length <= bytes.endIndex - offset else { return nil }
+        defer { offset += length }
+        return bytes[offset..<(offset + length)]
     }
 
     private static func appendLength(_ length: Int, to bytes: inout [UInt8]) {
@@ -166,7 +222,7 @@ final class DiskCacheStore: Sendable {
     }
 
     private static func readLength(_ bytes: ArraySlice<UInt8>, _ offset: inout Int) -> Int? {
-        guard offset + 4 <= bytes.endIndex else { return nil }
+        guard bytes.endIndex - offset >= 4 else { return nil }
         let value = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
         offset += 4
         return value

@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 import Synchronization
 
 /// A private HTTP cache (RFC 9111) for ``HTTPClient``: a memory tier and, optionally, a
@@ -17,58 +18,74 @@ public final class HTTPCache: Sendable {
     public let memoryCapacity: Int
     private let memory: Mutex<LRUCache<String, [CachedResponse]>>
     private let disk: DiskCacheStore?
+    /// Hashes the credentials that select entries, so that no file holds them.
+    let secrets: CacheSecrets
 
     /// Creates a cache.
+    ///
+    /// The directory is created readable by its owner only (0700), each entry file likewise
+    /// (0600). Entries hold no credentials: request values selected by `Vary` that are
+    /// credentials and secret query items of the URL are kept only as keyed hashes, and
+    /// response fields such as `Set-Cookie` are not written.
     ///
     /// - Parameters:
     ///   - memoryCapacity: Bytes of responses kept in memory (least recently used go first).
     ///   - directory: Where to keep responses across runs; `nil` for memory only.
     ///   - diskCapacity: Bytes the directory may hold before the least recently used entries go.
+    ///   - logger: Where failures to read or write the directory are reported; entries that
+    ///     cannot be used are then misses.
     /// - Throws: ``CacheStorageError`` when the directory cannot be created or read.
     public init(
         memoryCapacity: Int = 32 << 20,
         directory: URL? = nil,
-        diskCapacity: Int = 512 << 20
+        diskCapacity: Int = 512 << 20,
+        logger: Logger = Logger(label: "courier.cache", factory: { _ in SwiftLogNoOpLogHandler() })
     )
         throws(CacheStorageError)
     {
         self.memoryCapacity = memoryCapacity
         self.memory = Mutex(LRUCache(costLimit: memoryCapacity))
-        self.disk = try directory.map { url throws(CacheStorageError) in
-            try DiskCacheStore(directory: url, capacity: diskCapacity)
+        if let directory {
+            self.disk = try DiskCacheStore(directory: directory, capacity: diskCapacity, logger: logger)
+            self.secrets = try CacheSecrets.stored(in: directory)
+        } else {
+            self.disk = nil
+            self.secrets = .random()
         }
     }
 
     /// Removes every stored response, from memory and disk.
-    public func removeAll() {
+    public func removeAll() async {
         memory.withLock { $0.removeAll() }
-        disk?.removeAll()
+        await disk?.removeAll()
     }
 
     // MARK: - Storage
 
     /// The stored variants for `key`, from memory or else from disk.
-    func variants(forKey key: String) -> [CachedResponse] {
+    func variants(forKey key: String) async -> [CachedResponse] {
         if let variants = memory.withLock({ $0.value(for: key) }) { return variants }
-        guard let variants = disk?.read(key: key), !variants.isEmpty else { return [] }
+        guard let disk, let variants = await disk.read(key: secrets.protectingQuery(of: key), url: key),
+            !variants.isEmpty
+        else { return [] }
         memory.withLock { $0.set(variants, for: key, cost: variants.reduce(0) { $0 + $1.cost }) }
         return variants
     }
 
     /// Replaces the stored variants for `key`; none removes the key.
-    func store(_ variants: [CachedResponse], forKey key: String) {
+    func store(_ variants: [CachedResponse], forKey key: String) async {
         guard !variants.isEmpty else {
-            remove(key: key)
+            await remove(key: key)
             return
         }
         memory.withLock { $0.set(variants, for: key, cost: variants.reduce(0) { $0 + $1.cost }) }
-        disk?.write(variants, key: key)
+        await disk?.write(variants, key: secrets.protectingQuery(of: key))
     }
 
     /// Forgets everything stored for `key`.
-    func remove(key: String) {
+    func remove(key: String) async {
         memory.withLock { _ = $0.removeValue(for: key) }
-        disk?.remove(key: key)
+        await disk?.remove(key: secrets.protectingQuery(of: key))
     }
 }
 

@@ -20,7 +20,7 @@ package enum Redaction {
     /// header field, a query item, a form field or a JSON object key.
     static let secretNameParts = [
         "token", "secret", "password", "passwd", "api-key", "api_key", "apikey", "session", "credential",
-        "signature", "private-key", "private_key",
+        "signature", "private-key", "private_key", "cookie",
     ]
 
     /// Whether a header field's value is a credential: `Authorization`, `Proxy-Authorization`,
@@ -79,9 +79,17 @@ package enum Redaction {
 
     /// `name=value&…` (a query or a URL-encoded form) with the values of secret names replaced.
     static func redactingQuery(_ query: Substring) -> String {
+        replacingSecretValues(inQuery: query) { _ in placeholder }
+    }
+
+    /// `name=value&…` with the value of each secret name replaced by `replacement(value)`.
+    package static func replacingSecretValues(
+        inQuery query: Substring,
+        _ replacement: (Substring) -> String
+    ) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             guard let equals = item.firstIndex(of: "="), isSecretQueryName(item[..<equals]) else { return String(item) }
-            return item[..<equals] + "=" + placeholder
+            return item[..<equals] + "=" + replacement(item[item.index(after: equals)...])
         }.joined(separator: "&")
     }
 }
