@@ -27,7 +27,10 @@ struct FeedCommand: AsyncParsableCommand {
     @Flag(help: "Print the feed as JSON.")
     var json = false
 
-    @Option(help: "Show at most this many entries.")
+    @Option(
+        help: "Show at most this many entries (\(NumericOption.describe(Self.limitRange))).",
+        transform: NumericOption.integer(in: Self.limitRange)
+    )
     var limit: Int?
 
     @Option(name: .customLong("base-url"), help: "The document's URL, for relative links (a file's default: none).")
@@ -38,9 +41,8 @@ struct FeedCommand: AsyncParsableCommand {
 
     @OptionGroup var security: SecurityOptions
 
-    func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
-    }
+    /// `--limit`: 0 (with --json, the feed without its entries) to a million.
+    static let limitRange = 0...1_000_000
 
     func run() async throws {
         let (data, base, type) = try await load()

@@ -32,12 +32,16 @@ struct LsRemote: AsyncParsableCommand {
     @Option(name: .customLong("protocol"), help: "The wire protocol version: 0 or 2.")
     var protocolVersion = 0
 
-    @Option(help: "Give up after this many seconds without progress.")
+    @Option(
+        help: "Give up after this many seconds without progress (\(NumericOption.describe(NumericOption.timeouts))).",
+        transform: NumericOption.seconds(in: NumericOption.timeouts)
+    )
     var timeout: Double = 10
 
     func validate() throws {
-        guard protocolVersion == 0 || protocolVersion == 2 else { throw ValidationError("--protocol must be 0 or 2.") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
+        guard protocolVersion == 0 || protocolVersion == 2 else {
+            throw ValidationError("--protocol must be 0 or 2 (got \(protocolVersion)).")
+        }
     }
 
     func run() async throws {
