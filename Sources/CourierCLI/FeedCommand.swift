@@ -54,7 +54,7 @@ struct FeedCommand: AsyncParsableCommand {
         }
         let entries = limit.map { Array(feed.entries.prefix($0)) } ?? feed.entries
         if json {
-            Terminal.output(Self.json(feed, entries: entries))
+            Terminal.output(verbatim: Self.json(feed, entries: entries))
         } else {
             printList(feed, entries: entries)
         }
@@ -91,7 +91,7 @@ struct FeedCommand: AsyncParsableCommand {
     }
 
     private func printList(_ feed: Feed, entries: [Entry]) {
-        if let title = feed.title { Terminal.output(title) }
+        if let title = feed.title { Terminal.output(TerminalText.escaped(title, as: .line)) }
         if !feed.isWellFormed {
             Terminal.error("courier: the feed is not well-formed (\(feed.problem ?? "")); read leniently.")
         }

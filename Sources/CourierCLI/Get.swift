@@ -204,9 +204,7 @@ struct Get: AsyncParsableCommand {
         let policy = security.policy
         var middleware: [any Middleware] = recorder.map { [$0] } ?? []
         if verbose {
-            var logger = Logger(label: "courier") { label in StreamLogHandler.standardError(label: label) }
-            logger.logLevel = .trace
-            middleware.append(RequestLogging(logger: logger, level: .info))
+            middleware.append(RequestLogging(logger: Terminal.logger(label: "courier", level: .trace), level: .info))
         }
         if retries > 0 { middleware.append(Retry(maxAttempts: retries + 1)) }
         if let cache {
@@ -228,8 +226,12 @@ struct Get: AsyncParsableCommand {
 
     private func printResponse(_ response: DecodedResponse<Data>) throws {
         if include {
-            var head = "HTTP \(response.head.status.code) \(response.head.status.reasonPhrase)\n"
-            for field in response.head.headerFields { head += "\(field.name): \(field.value)\n" }
+            // The status line and fields are the server's text: escaped, one line each.
+            var head = "HTTP \(response.head.status.code) "
+            head += TerminalText.escaped(response.head.status.reasonPhrase, as: .line) + "\n"
+            for field in response.head.headerFields {
+                head += TerminalText.escaped("\(field.name): \(field.value)", as: .line) + "\n"
+            }
             Terminal.write(Data((head + "\n").utf8))
         }
         guard json || pick != nil else {
@@ -246,12 +248,12 @@ struct Get: AsyncParsableCommand {
             )
         }
         guard let pick else {
-            Terminal.output(value.formatted())
+            Terminal.output(verbatim: value.formatted())
             return
         }
         guard let picked = value[path: pick] else {
             throw CommandFailure("The response has no value at '\(pick)'.", status: .invalidResponse)
         }
-        Terminal.output(picked.stringValue ?? picked.formatted(compact: !json))
+        Terminal.output(verbatim: picked.stringValue ?? picked.formatted(compact: !json))
     }
 }

@@ -59,7 +59,7 @@ struct LibrarySearchOptions: ParsableArguments {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.output(String(decoding: try encoder.encode(page.items), as: UTF8.self))
+            Terminal.output(verbatim: String(decoding: try encoder.encode(page.items), as: UTF8.self))
         } else if !page.items.isEmpty {
             Terminal.output(Table(columns: columns, rows: page.items.map(row)).rendered())
         }

@@ -69,8 +69,18 @@ struct LsRemote: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error.description, status: Self.status(for: error))
         }
-        let output = advertisement.lsRemoteOutput(heads: heads, tags: tags, refsOnly: refs, symref: symref)
-        Terminal.write(Data(output.utf8))
+        Terminal.write(Data(Self.output(advertisement, heads: heads, tags: tags, refsOnly: refs, symref: symref).utf8))
+    }
+
+    /// What `git ls-remote` prints for `advertisement`, the server's names escaped.
+    static func output(
+        _ advertisement: RefAdvertisement,
+        heads: Bool = false,
+        tags: Bool = false,
+        refsOnly: Bool = false,
+        symref: Bool = false
+    ) -> String {
+        advertisement.escapedForTerminal().lsRemoteOutput(heads: heads, tags: tags, refsOnly: refsOnly, symref: symref)
     }
 
     static func status(for error: GitWireError) -> ExitStatus {

@@ -60,8 +60,7 @@ struct Serve: AsyncParsableCommand {
             )
         }
         let library = Library(libraryData)
-        var logger = Logger(label: "courier.serve") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let logger = Terminal.logger(label: "courier.serve", level: Logger.Level(rawValue: logLevel) ?? .info)
         let server: LibraryServer
         do {
             server = try LibraryServer(library: library, logger: logger)

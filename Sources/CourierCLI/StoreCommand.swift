@@ -148,7 +148,7 @@ struct StoreCommand: AsyncParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.output(String(decoding: try encoder.encode(found), as: UTF8.self))
+            Terminal.output(verbatim: String(decoding: try encoder.encode(found), as: UTF8.self))
         } else if !found.results.isEmpty {
             let table = Table(
                 columns: [

@@ -34,7 +34,7 @@ struct MoviesTopRated: AsyncParsableCommand {
             }
         }
         if json {
-            Terminal.output(try FavoritesOutput.json(PageJSON(chart)))
+            Terminal.output(verbatim: try FavoritesOutput.json(PageJSON(chart)))
             return
         }
         // Numbered from the page asked for: the page number the server sends back is not trusted in arithmetic.
@@ -111,7 +111,7 @@ struct MoviesShow: AsyncParsableCommand {
             }
         }
         if json {
-            Terminal.output(try FavoritesOutput.json(movie))
+            Terminal.output(verbatim: try FavoritesOutput.json(movie))
             return
         }
         Terminal.output(Self.describe(movie))
