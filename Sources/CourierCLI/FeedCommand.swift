@@ -27,7 +27,10 @@ struct FeedCommand: AsyncParsableCommand {
     @Flag(help: "Print the feed as JSON.")
     var json = false
 
-    @Option(help: "Show at most this many entries.")
+    @Option(
+        help: "Show at most this many entries (\(NumericOption.describe(Self.limitRange))).",
+        transform: NumericOption.integer(in: Self.limitRange)
+    )
     var limit: Int?
 
     @Option(name: .customLong("base-url"), help: "The document's URL, for relative links (a file's default: none).")
@@ -38,9 +41,8 @@ struct FeedCommand: AsyncParsableCommand {
 
     @OptionGroup var security: SecurityOptions
 
-    func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
-    }
+    /// `--limit`: 0 (with --json, the feed without its entries) to a million.
+    static let limitRange = 0...1_000_000
 
     func run() async throws {
         let (data, base, type) = try await load()
@@ -52,7 +54,7 @@ struct FeedCommand: AsyncParsableCommand {
         }
         let entries = limit.map { Array(feed.entries.prefix($0)) } ?? feed.entries
         if json {
-            Terminal.output(Self.json(feed, entries: entries))
+            Terminal.output(verbatim: Self.json(feed, entries: entries))
         } else {
             printList(feed, entries: entries)
         }
@@ -89,7 +91,7 @@ struct FeedCommand: AsyncParsableCommand {
     }
 
     private func printList(_ feed: Feed, entries: [Entry]) {
-        if let title = feed.title { Terminal.output(title) }
+        if let title = feed.title { Terminal.output(TerminalText.escaped(title, as: .line)) }
         if !feed.isWellFormed {
             Terminal.error("courier: the feed is not well-formed (\(feed.problem ?? "")); read leniently.")
         }

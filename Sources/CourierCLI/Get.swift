@@ -55,13 +55,24 @@ struct Get: AsyncParsableCommand {
 
     @OptionGroup var security: SecurityOptions
 
-    @Option(help: "Give up after this many seconds.")
+    @Option(
+        help: "Give up after this many seconds (\(NumericOption.describe(NumericOption.timeouts))).",
+        transform: NumericOption.seconds(in: NumericOption.timeouts)
+    )
     var timeout: Double = 30
 
-    @Option(help: "Retry transient failures (idempotent methods only) up to this many times.")
+    @Option(
+        help:
+            "Retry transient failures (idempotent methods only) up to this many times (\(NumericOption.describe(Self.retryRange))).",
+        transform: NumericOption.integer(in: Self.retryRange)
+    )
     var retries: Int = 0
 
-    @Option(name: .customLong("max-size"), help: "The largest response body accepted, in bytes.")
+    @Option(
+        name: .customLong("max-size"),
+        help: "The largest response body accepted, in bytes (\(NumericOption.describe(Self.maxSizeRange))).",
+        transform: NumericOption.integer(in: Self.maxSizeRange)
+    )
     var maxSize: Int = 64 << 20
 
     @Option(
@@ -87,10 +98,13 @@ struct Get: AsyncParsableCommand {
     @Flag(help: "Print the request as a curl command (secrets redacted) instead of sending it.")
     var curl = false
 
+    /// `--retries`: up to ten retries.
+    static let retryRange = 0...10
+
+    /// `--max-size`: a byte to 4 GiB (the body is held in memory).
+    static let maxSizeRange = 1...(1 << 32)
+
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
-        guard retries >= 0 else { throw ValidationError("--retries cannot be negative.") }
-        guard maxSize > 0 else { throw ValidationError("--max-size must be at least 1 byte.") }
         if offline, cache == nil { throw ValidationError("--offline needs --cache DIR.") }
         if let pick, JSONValue.isValidPath(pick) == false {
             throw ValidationError("--pick '\(pick)' is not a path like results.0.title or items[2].name.")
@@ -103,7 +117,9 @@ struct Get: AsyncParsableCommand {
         let configuration = try makeConfiguration(recorder: recorder)
         switch transport {
         case .asyncHTTPClient:
-            let settings = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(min(timeout, 10)))
+            let settings = AsyncHTTPClientTransport.Configuration(
+                connectTimeout: NumericOption.duration(seconds: min(timeout, 10))
+            )
             try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
                 try await run(endpoint, with: HTTPClient(transport: transport, configuration: configuration), recorder)
             }
@@ -188,9 +204,7 @@ struct Get: AsyncParsableCommand {
         let policy = security.policy
         var middleware: [any Middleware] = recorder.map { [$0] } ?? []
         if verbose {
-            var logger = Logger(label: "courier") { label in StreamLogHandler.standardError(label: label) }
-            logger.logLevel = .trace
-            middleware.append(RequestLogging(logger: logger, level: .info))
+            middleware.append(RequestLogging(logger: Terminal.logger(label: "courier", level: .trace), level: .info))
         }
         if retries > 0 { middleware.append(Retry(maxAttempts: retries + 1)) }
         if let cache {
@@ -202,7 +216,7 @@ struct Get: AsyncParsableCommand {
         }
         return HTTPClient.Configuration(
             securityPolicy: policy,
-            timeout: .milliseconds(Int64(timeout * 1000)),
+            timeout: NumericOption.duration(seconds: timeout),
             maxResponseSize: maxSize,
             middleware: middleware
         )
@@ -212,8 +226,12 @@ struct Get: AsyncParsableCommand {
 
     private func printResponse(_ response: DecodedResponse<Data>) throws {
         if include {
-            var head = "HTTP \(response.head.status.code) \(response.head.status.reasonPhrase)\n"
-            for field in response.head.headerFields { head += "\(field.name): \(field.value)\n" }
+            // The status line and fields are the server's text: escaped, one line each.
+            var head = "HTTP \(response.head.status.code) "
+            head += TerminalText.escaped(response.head.status.reasonPhrase, as: .line) + "\n"
+            for field in response.head.headerFields {
+                head += TerminalText.escaped("\(field.name): \(field.value)", as: .line) + "\n"
+            }
             Terminal.write(Data((head + "\n").utf8))
         }
         guard json || pick != nil else {
@@ -230,12 +248,12 @@ struct Get: AsyncParsableCommand {
             )
         }
         guard let pick else {
-            Terminal.output(value.formatted())
+            Terminal.output(verbatim: value.formatted())
             return
         }
         guard let picked = value[path: pick] else {
             throw CommandFailure("The response has no value at '\(pick)'.", status: .invalidResponse)
         }
-        Terminal.output(picked.stringValue ?? picked.formatted(compact: !json))
+        Terminal.output(verbatim: picked.stringValue ?? picked.formatted(compact: !json))
     }
 }

@@ -10,20 +10,28 @@ struct LibrarySearchOptions: ParsableArguments {
     @Option(help: "The library service's address.")
     var service = "http://127.0.0.1:8080"
 
-    @Option(help: "Show at most this many results (0 to \(LibraryAPI.maximumLimit)).")
+    @Option(
+        help: "Show at most this many results (\(NumericOption.describe(Self.limitRange))).",
+        transform: NumericOption.integer(in: Self.limitRange)
+    )
     var limit = 50
 
-    @Option(help: "Skip this many results first.")
+    @Option(
+        help: "Skip this many results first (\(NumericOption.describe(Self.offsetRange))).",
+        transform: NumericOption.integer(in: Self.offsetRange)
+    )
     var offset = 0
 
     @Flag(help: "Print the results as JSON instead of a table.")
     var json = false
 
+    /// `--limit`: what the service accepts.
+    static let limitRange = 0...LibraryAPI.maximumLimit
+
+    /// `--offset`: up to a billion.
+    static let offsetRange = 0...1_000_000_000
+
     func validate() throws {
-        guard (0...LibraryAPI.maximumLimit).contains(limit) else {
-            throw ValidationError("--limit must be from 0 to \(LibraryAPI.maximumLimit).")
-        }
-        guard offset >= 0 else { throw ValidationError("--offset cannot be negative.") }
         _ = try serviceURL()
     }
 
@@ -51,7 +59,7 @@ struct LibrarySearchOptions: ParsableArguments {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.output(String(decoding: try encoder.encode(page.items), as: UTF8.self))
+            Terminal.output(verbatim: String(decoding: try encoder.encode(page.items), as: UTF8.self))
         } else if !page.items.isEmpty {
             Terminal.output(Table(columns: columns, rows: page.items.map(row)).rendered())
         }
@@ -147,6 +155,6 @@ struct Catalog: AsyncParsableCommand {
 
     /// "1851", or "c. 800 BC" style for years before the common era: "800 BC".
     static func year(_ year: Int) -> String {
-        year < 0 ? "\(-year) BC" : String(year)
+        year < 0 ? "\(year.magnitude) BC" : String(year)
     }
 }

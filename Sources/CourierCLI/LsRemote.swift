@@ -32,12 +32,16 @@ struct LsRemote: AsyncParsableCommand {
     @Option(name: .customLong("protocol"), help: "The wire protocol version: 0 or 2.")
     var protocolVersion = 0
 
-    @Option(help: "Give up after this many seconds without progress.")
+    @Option(
+        help: "Give up after this many seconds without progress (\(NumericOption.describe(NumericOption.timeouts))).",
+        transform: NumericOption.seconds(in: NumericOption.timeouts)
+    )
     var timeout: Double = 10
 
     func validate() throws {
-        guard protocolVersion == 0 || protocolVersion == 2 else { throw ValidationError("--protocol must be 0 or 2.") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
+        guard protocolVersion == 0 || protocolVersion == 2 else {
+            throw ValidationError("--protocol must be 0 or 2 (got \(protocolVersion)).")
+        }
     }
 
     func run() async throws {
@@ -65,8 +69,18 @@ struct LsRemote: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error.description, status: Self.status(for: error))
         }
-        let output = advertisement.lsRemoteOutput(heads: heads, tags: tags, refsOnly: refs, symref: symref)
-        Terminal.write(Data(output.utf8))
+        Terminal.write(Data(Self.output(advertisement, heads: heads, tags: tags, refsOnly: refs, symref: symref).utf8))
+    }
+
+    /// What `git ls-remote` prints for `advertisement`, the server's names escaped.
+    static func output(
+        _ advertisement: RefAdvertisement,
+        heads: Bool = false,
+        tags: Bool = false,
+        refsOnly: Bool = false,
+        symref: Bool = false
+    ) -> String {
+        advertisement.escapedForTerminal().lsRemoteOutput(heads: heads, tags: tags, refsOnly: refsOnly, symref: symref)
     }
 
     static func status(for error: GitWireError) -> ExitStatus {

@@ -55,7 +55,8 @@ final class ProgressBar: Sendable {
     static func line(_ progress: DownloadProgress, elapsed: Duration, startBytes: Int64 = 0) -> String {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let speed = seconds > 0 ? Double(progress.bytesReceived - startBytes) / seconds : 0
-        let rate = "\(byteCount(Int64(speed)))/s"
+        // A first report microseconds after the start can give an absurd speed: never one past Int64.
+        let rate = "\(byteCount(speed < 9e18 ? Int64(speed) : .max))/s"
         guard let fraction = progress.fractionCompleted, let total = progress.expectedBytes else {
             return "\(byteCount(progress.bytesReceived))  \(rate)"
         }

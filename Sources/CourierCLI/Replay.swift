@@ -29,12 +29,14 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on; 0 picks a free one.")
+    @Option(
+        help: "The port to listen on (\(NumericOption.describe(NumericOption.ports))); 0 picks a free one.",
+        transform: NumericOption.integer(in: NumericOption.ports)
+    )
     var port = 8080
 
     func validate() throws {
         guard !cassettes.isEmpty else { throw ValidationError("Give at least one cassette file.") }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
     }
 
     func run() async throws {

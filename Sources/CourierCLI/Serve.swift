@@ -23,7 +23,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The address to listen on: 127.0.0.1 for this machine only, 0.0.0.0 for every interface.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on; 0 picks a free one.")
+    @Option(
+        help: "The port to listen on (\(NumericOption.describe(NumericOption.ports))); 0 picks a free one.",
+        transform: NumericOption.integer(in: NumericOption.ports)
+    )
     var port = 8080
 
     @Option(help: "A directory with catalog.json and locations.json to serve instead of the built-in data.")
@@ -35,7 +38,6 @@ struct Serve: AsyncParsableCommand {
     var logLevel = "info"
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--log-level '\(logLevel)' is not one of \(levels).")
@@ -58,8 +60,7 @@ struct Serve: AsyncParsableCommand {
             )
         }
         let library = Library(libraryData)
-        var logger = Logger(label: "courier.serve") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let logger = Terminal.logger(label: "courier.serve", level: Logger.Level(rawValue: logLevel) ?? .info)
         let server: LibraryServer
         do {
             server = try LibraryServer(library: library, logger: logger)

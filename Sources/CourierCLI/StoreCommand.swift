@@ -40,7 +40,10 @@ struct StoreCommand: AsyncParsableCommand {
     @Option(help: "The store's two-letter country code, such as us, gb, jp.")
     var country: String?
 
-    @Option(help: "At most this many results (1 to \(StoreAPI.maximumLimit)).")
+    @Option(
+        help: "At most this many results (\(NumericOption.describe(Self.limitRange))).",
+        transform: NumericOption.integer(in: Self.limitRange)
+    )
     var limit = 50
 
     @Option(help: "The store's address, for a stand-in or a recording served by courier replay.")
@@ -63,22 +66,24 @@ struct StoreCommand: AsyncParsableCommand {
     )
     var cache: String?
 
-    @Option(help: "Give up on the search after this many seconds.")
+    @Option(
+        help: "Give up on the search after this many seconds (\(NumericOption.describe(NumericOption.timeouts))).",
+        transform: NumericOption.seconds(in: NumericOption.timeouts)
+    )
     var timeout: Double = 15
 
     @OptionGroup var recording: RecordOption
 
     @OptionGroup var security: SecurityOptions
 
+    /// `--limit`: what the store accepts.
+    static let limitRange = 1...StoreAPI.maximumLimit
+
     func validate() throws {
         guard !term.isEmpty else { throw ValidationError("Give a term to search for.") }
-        guard (1...StoreAPI.maximumLimit).contains(limit) else {
-            throw ValidationError("--limit must be from 1 to \(StoreAPI.maximumLimit).")
-        }
         if let country, country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isLetter }) {
             throw ValidationError("--country '\(country)' is not a two-letter country code such as us or jp.")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
         _ = try ServiceURL.parse(service, example: "https://itunes.apple.com")
     }
 
@@ -95,7 +100,7 @@ struct StoreCommand: AsyncParsableCommand {
                         configuration: .init(
                             baseURL: baseURL,
                             securityPolicy: security.policy,
-                            timeout: .milliseconds(Int64(timeout * 1000)),
+                            timeout: NumericOption.duration(seconds: timeout),
                             middleware: middleware
                         )
                     )
@@ -143,7 +148,7 @@ struct StoreCommand: AsyncParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.output(String(decoding: try encoder.encode(found), as: UTF8.self))
+            Terminal.output(verbatim: String(decoding: try encoder.encode(found), as: UTF8.self))
         } else if !found.results.isEmpty {
             let table = Table(
                 columns: [

@@ -1,5 +1,7 @@
 /// Rows of text in aligned columns, sized by what a terminal shows: a flag or a CJK character
-/// takes two cells, a combining accent none.
+/// takes two cells, a combining accent none. Every cell is escaped onto one line
+/// (``TerminalText/escaped(_:as:)``): a newline, a tab or a terminal command in a title from the
+/// network shows as `\n`, `\t` or `\e…` instead of breaking the table or reaching the terminal.
 struct Table {
     struct Column {
         enum Alignment { case left, right }
@@ -17,10 +19,10 @@ struct Table {
 
     /// The header and the rows, columns separated by two spaces, no trailing spaces.
     func rendered() -> String {
-        let widths = columns.indices.map { column in
-            ([columns[column].title] + rows.map { $0[column] }).map(Self.displayWidth).max() ?? 0
+        let lines = ([columns.map(\.title)] + rows).map { cells in
+            cells.map { TerminalText.escaped($0, as: .line) }
         }
-        let lines = [columns.map(\.title)] + rows
+        let widths = columns.indices.map { column in lines.map { Self.displayWidth($0[column]) }.max() ?? 0 }
         return lines.map { cells in
             var line = ""
             for (column, cell) in cells.enumerated() {

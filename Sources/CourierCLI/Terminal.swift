@@ -1,15 +1,29 @@
 import Foundation
 
 /// Writing to standard output and standard error.
+///
+/// Text goes through ``TerminalText/escaped(_:as:)`` on its way out, so what came from the
+/// network or a file (and is quoted in a message) cannot send the terminal commands. Only output
+/// the person asked for as it is — JSON, a picked value, a response body — is written verbatim.
 enum Terminal {
+    /// Prints `text` and a newline on standard output, control characters escaped.
     static func output(_ text: String) {
+        output(verbatim: TerminalText.escaped(text))
+    }
+
+    /// Prints `text` and a newline on standard output as it is: for JSON (which escapes what it
+    /// must itself) and for values the person asked for raw.
+    static func output(verbatim text: String) {
         write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8), to: .standardOutput)
     }
 
+    /// Prints `text` and a newline on standard error, control characters escaped.
     static func error(_ text: String) {
+        let text = TerminalText.escaped(text)
         write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8), to: .standardError)
     }
 
+    /// Writes `data` as it is.
     static func write(_ data: Data, to handle: FileHandle = .standardOutput) {
         // A closed pipe (`courier get … | head`) is not worth a crash.
         try? handle.write(contentsOf: data)

@@ -112,10 +112,18 @@ struct LibraryCommandTests {
     @Test func badOptionsAreUsageErrors() async throws {
         let port = try await Courier.run("serve", "--port", "70000")
         #expect(port.status == 2)
-        #expect(port.stderr.contains("--port must be from 0 to 65535."))
+        #expect(
+            port.stderr.hasPrefix(
+                "Error: The value '70000' is invalid for '--port <port>': give a whole number from 0 to 65535.\n"
+            )
+        )
         let limit = try await Courier.run("catalog", "a", "--limit", "5000")
         #expect(limit.status == 2)
-        #expect(limit.stderr.contains("--limit must be from 0 to 1000."))
+        #expect(
+            limit.stderr.hasPrefix(
+                "Error: The value '5000' is invalid for '--limit <limit>': give a whole number from 0 to 1000.\n"
+            )
+        )
         let service = try await Courier.run("catalog", "a", "--service", "ftp://x")
         #expect(service.status == 2)
         #expect(service.stderr.contains("--service 'ftp://x' is not an http or https URL"))

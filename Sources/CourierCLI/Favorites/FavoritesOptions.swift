@@ -42,7 +42,10 @@ struct TMDBOptions: ParsableArguments {
     @Option(help: "TMDB's address, for a stand-in or a recording served by courier replay.")
     var service = TMDBAPI.defaultBaseURL.absoluteString
 
-    @Option(help: "Give up on a request after this many seconds.")
+    @Option(
+        help: "Give up on a request after this many seconds (\(NumericOption.describe(NumericOption.timeouts))).",
+        transform: NumericOption.seconds(in: NumericOption.timeouts)
+    )
     var timeout: Double = 15
 
     @OptionGroup var recording: RecordOption
@@ -50,7 +53,6 @@ struct TMDBOptions: ParsableArguments {
     @OptionGroup var security: SecurityOptions
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
         _ = try serviceURL()
     }
 
@@ -88,7 +90,7 @@ struct TMDBOptions: ParsableArguments {
                     credentials: credentials,
                     transport: transport,
                     securityPolicy: policy,
-                    timeout: .milliseconds(Int64(timeout * 1000)),
+                    timeout: NumericOption.duration(seconds: timeout),
                     middleware: middleware
                 )
                 return try await body(tmdb)

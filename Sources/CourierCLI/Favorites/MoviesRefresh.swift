@@ -16,21 +16,23 @@ struct MoviesRefresh: AsyncParsableCommand {
     )
 
     @Option(
-        help: "Renew ratings older than this: a number with s, m, h or d (7d, 12h, 0 for all).",
-        transform: { try MoviesRefresh.seconds($0) }
+        help: "Renew ratings older than this: a number with s, m, h or d (7d, 12h, 0 for all; at most 3650d).",
+        transform: NumericOption.duration(upTo: 3_650 * 86_400)
     )
     var staleAfter: TimeInterval = 7 * 86_400
 
-    @Option(help: "Look up at most this many movies at a time (1 to 64).")
+    @Option(
+        help: "Look up at most this many movies at a time (\(NumericOption.describe(Self.concurrencyRange))).",
+        transform: NumericOption.integer(in: Self.concurrencyRange)
+    )
     var concurrency = 4
 
     @OptionGroup var storage: DatabaseOption
 
     @OptionGroup var tmdb: TMDBOptions
 
-    func validate() throws {
-        guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be from 1 to 64.") }
-    }
+    /// `--concurrency`: one to 64 lookups at a time.
+    static let concurrencyRange = 1...64
 
     func run() async throws {
         let store = try storage.open()
@@ -67,17 +69,5 @@ struct MoviesRefresh: AsyncParsableCommand {
             )
         }
         throw CommandFailure("", status: .nothingFound)
-    }
-
-    /// Seconds in `7d`, `12h`, `30m`, `45s` or a bare number of seconds.
-    static func seconds(_ text: String) throws -> TimeInterval {
-        let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let unit = trimmed.last.flatMap { units[$0] }
-        let number = unit == nil ? trimmed : String(trimmed.dropLast())
-        guard let value = Double(number), value >= 0, value.isFinite else {
-            throw ValidationError("--stale-after '\(text)' is not a duration such as 7d, 12h, 30m or 0.")
-        }
-        return value * (unit ?? 1)
     }
 }

@@ -10,7 +10,10 @@ struct MoviesTopRated: AsyncParsableCommand {
         abstract: "List TMDB's best-rated movies, twenty a page."
     )
 
-    @Option(help: "Which page (1 to \(TMDBAPI.maximumPage)).")
+    @Option(
+        help: "Which page (\(NumericOption.describe(Self.pageRange))).",
+        transform: NumericOption.integer(in: Self.pageRange)
+    )
     var page = 1
 
     @Flag(help: "Print the page as JSON instead of a table.")
@@ -18,11 +21,8 @@ struct MoviesTopRated: AsyncParsableCommand {
 
     @OptionGroup var tmdb: TMDBOptions
 
-    func validate() throws {
-        guard (1...TMDBAPI.maximumPage).contains(page) else {
-            throw ValidationError("--page must be from 1 to \(TMDBAPI.maximumPage).")
-        }
-    }
+    /// `--page`: the pages TMDB serves.
+    static let pageRange = 1...TMDBAPI.maximumPage
 
     func run() async throws {
         let page = self.page
@@ -34,10 +34,11 @@ struct MoviesTopRated: AsyncParsableCommand {
             }
         }
         if json {
-            Terminal.output(try FavoritesOutput.json(PageJSON(chart)))
+            Terminal.output(verbatim: try FavoritesOutput.json(PageJSON(chart)))
             return
         }
-        let first = (chart.page - 1) * 20 + 1
+        // Numbered from the page asked for: the page number the server sends back is not trusted in arithmetic.
+        let first = (page - 1) * 20 + 1
         let rows = chart.results.enumerated().map { index, movie in
             [
                 String(first + index), movie.title, movie.year.map(String.init) ?? "",
@@ -83,7 +84,10 @@ struct MoviesShow: AsyncParsableCommand {
         abstract: "Show one movie's details from TMDB."
     )
 
-    @Argument(help: "The movie's TMDB id, as 'courier movies list --json' or top-rated --json give it.")
+    @Argument(
+        help: "The movie's TMDB id, as 'courier movies list --json' or top-rated --json give it.",
+        transform: NumericOption.integer(in: Self.idRange)
+    )
     var id: Int
 
     @Flag(help: "Print the details as JSON.")
@@ -91,9 +95,8 @@ struct MoviesShow: AsyncParsableCommand {
 
     @OptionGroup var tmdb: TMDBOptions
 
-    func validate() throws {
-        guard id > 0 else { throw ValidationError("A TMDB id is a positive number, such as 550.") }
-    }
+    /// TMDB ids are positive 32-bit numbers.
+    static let idRange = 1...Int(Int32.max)
 
     func run() async throws {
         let id = self.id
@@ -108,7 +111,7 @@ struct MoviesShow: AsyncParsableCommand {
             }
         }
         if json {
-            Terminal.output(try FavoritesOutput.json(movie))
+            Terminal.output(verbatim: try FavoritesOutput.json(movie))
             return
         }
         Terminal.output(Self.describe(movie))
