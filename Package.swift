@@ -258,7 +258,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierCLI", "CourierTestServer", "Favorites"],
+            dependencies: ["CourierCLI", "CourierTestServer", "Favorites", "GitWire"],
             swiftSettings: swiftSettings
         ),
 

@@ -209,7 +209,9 @@ struct Get: AsyncParsableCommand {
         if retries > 0 { middleware.append(Retry(maxAttempts: retries + 1)) }
         if let cache {
             do {
-                middleware.append(Caching(try HTTPCache(directory: URL(fileURLWithPath: cache, isDirectory: true))))
+                let directory = URL(fileURLWithPath: cache, isDirectory: true)
+                let logger = Terminal.logger(label: "courier.cache", level: .warning)
+                middleware.append(Caching(try HTTPCache(directory: directory, logger: logger)))
             } catch {
                 throw CommandFailure(error.description, status: .usage)
             }
@@ -254,6 +256,11 @@ struct Get: AsyncParsableCommand {
         guard let picked = value[path: pick] else {
             throw CommandFailure("The response has no value at '\(pick)'.", status: .invalidResponse)
         }
-        Terminal.output(verbatim: picked.stringValue ?? picked.formatted(compact: !json))
+        // A picked string is text from the network shown as text: escaped like any other.
+        if let text = picked.stringValue {
+            Terminal.output(text)
+        } else {
+            Terminal.output(verbatim: picked.formatted(compact: !json))
+        }
     }
 }

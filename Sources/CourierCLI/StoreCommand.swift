@@ -190,7 +190,8 @@ struct StoreCommand: AsyncParsableCommand {
     ) async throws {
         let pipeline: ImagePipeline
         do {
-            let cache = try HTTPCache(memoryCapacity: 0, directory: cacheDirectory)
+            let logger = Terminal.logger(label: "courier.cache", level: .warning)
+            let cache = try HTTPCache(memoryCapacity: 0, directory: cacheDirectory, logger: logger)
             let client = HTTPClient(
                 transport: transport,
                 configuration: .init(securityPolicy: security.policy, middleware: middleware + [Caching(cache)])
