@@ -3,6 +3,7 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierImages
 import Foundation
+import Logging
 import StoreSearch
 
 /// `courier store <term>`: the iTunes store, searched and shown as a table or JSON, with the
