@@ -1,4 +1,5 @@
 import ArgumentParser
+import Courier
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -78,8 +79,17 @@ struct Replay: AsyncParsableCommand {
 
     static func respond(to request: Request, with player: CassettePlayer) async throws -> Response {
         let body = Data((try await request.body.collect(upTo: 64 << 20)).readableBytesView)
-        let target = request.uri.description
-        guard let recorded = player.response(method: request.method.rawValue, target: target, body: body) else {
+        // Secrets in the request are redacted as in the recordings, and never echoed.
+        let target = Redaction.redactingURL(request.uri.description)
+        let contentType = request.headers[.contentType]
+        guard
+            let recorded = player.response(
+                method: request.method.rawValue,
+                target: target,
+                body: body,
+                contentType: contentType
+            )
+        else {
             return Response(
                 status: .notFound,
                 headers: [.contentType: "text/plain; charset=utf-8"],

@@ -53,6 +53,48 @@ struct RecordReplayTests {
         #expect(result.stderr.hasPrefix("courier: Cassette \(file.path) is not a cassette: "))
     }
 
+    /// A client that sends its real `api_key` finds the recording made with it redacted, and a
+    /// request with no recording is named without its secrets.
+    @Test func replayMatchesThroughRedactionAndNeverEchoesASecret() async throws {
+        let cassette = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cassette-\(UUID().uuidString).json"
+        )
+        defer { try? FileManager.default.removeItem(at: cassette) }
+        try await TestServer.withRunning { server in
+            let recorded = try await Courier.run(
+                "get",
+                server.url("/json?api_key=first-secret&page=1").absoluteString,
+                "--record",
+                cassette.path
+            )
+            #expect(recorded.status == 0)
+        }
+        #expect(!(try String(contentsOf: cassette, encoding: .utf8)).contains("first-secret"))
+        let replay = try await CourierService.start(command: ["replay", cassette.path, "--port", "0"])
+        let found = try await Courier.run("get", replay.url.absoluteString + "/json?api_key=another-secret&page=1")
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.contains("Dune"))
+        let missing = try await Courier.run("get", replay.url.absoluteString + "/json?api_key=third-secret&page=2")
+        #expect(missing.status == 4)
+        #expect(missing.stderr.contains("no recording of GET /json?api_key=REDACTED&page=2"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("third-secret"))
+        #expect(await replay.stop(with: SIGINT).status == 0)
+    }
+
+    @Test func aCassetteWithAnImpossibleStatusIsAUsageError() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-status-\(UUID().uuidString).json")
+        let text =
+            #"{"version":1,"interactions":[{"request":{"method":"GET","url":"https://a.test/x","headers":[]},"response":{"status":42,"headers":[]}}]}"#
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await Courier.run("replay", file.path, "--port", "0")
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "courier: Cassette \(file.path) has an impossible status in entry 1 (GET https://a.test/x): 42 is not a final HTTP status (200…999).\n"
+        )
+    }
+
     /// The status line and fields with the `Date` line left out: it is the only one that changes.
     static func withoutDate(_ output: String) -> String {
         output.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Date: ") }

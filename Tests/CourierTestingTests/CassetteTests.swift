@@ -84,4 +84,101 @@ struct CassetteTests {
             ) == true
         )
     }
+
+    /// Header fields, form fields and JSON members named like secrets are redacted in both
+    /// directions; a replayed request with the real secrets still finds its recording.
+    @Test func secretsInBodiesAreRedactedAndReplayMatchesThroughThem() async throws {
+        let stub = StubTransport()
+        stub.on(
+            .post,
+            "/oauth/token",
+            .json(
+                #"{"access_token":"at-secret","token_type":"bearer","nested":{"refresh_token":"rt-secret"},"expires_in":3600}"#
+            )
+        )
+        stub.on(.post, "/login", .json(#"{"ok":true,"session":{"id":"sess-secret"}}"#))
+        let recorder = CassetteRecorder()
+        let client = HTTPClient(transport: stub, configuration: .init(middleware: [recorder]))
+        let form = Endpoint<Data>(
+            method: .post,
+            url: URL(string: "https://auth.test/oauth/token")!,
+            headers: [HTTPField.Name("X-Session-Token")!: "header-secret"],
+            body: .form([
+                ("grant_type", "password"), ("username", "anna"), ("password", "pw-secret"),
+                ("client_secret", "cs-secret"),
+            ])
+        )
+        let json = Endpoint<Data>(
+            method: .post,
+            url: URL(string: "https://auth.test/login?api_key=query-secret")!,
+            body: .json(Login(user: "anna", password: "json-secret"))
+        )
+        _ = try await client.send(form)
+        _ = try await client.send(json)
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cassette-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try recorder.cassette.write(to: file)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for secret in [
+            "header-secret", "pw-secret", "cs-secret", "at-secret", "rt-secret", "query-secret", "json-secret",
+            "sess-secret",
+        ] {
+            #expect(!text.contains(secret), "the cassette holds \(secret)")
+        }
+        #expect(text.contains("grant_type=password&username=anna&password=REDACTED&client_secret=REDACTED"))
+        #expect(text.contains(#"\"token_type\":\"bearer\""#), "what is not secret is kept as it was")
+
+        let replayed = HTTPClient(transport: ReplayTransport(try Cassette.load(from: file)))
+        let answer = try await replayed.send(form)
+        #expect(String(decoding: answer, as: UTF8.self).contains(#""access_token":"REDACTED""#))
+        _ = try await replayed.send(json)
+    }
+
+    /// A body whose members keep their order from one encoding to the next.
+    struct Login: Encodable {
+        var user: String
+        var password: String
+    }
+
+    @Test func bodyRedactionKeepsEveryOtherByteAndIsLinear() {
+        let cases: [(String, String)] = [
+            (
+                #"{"a": 1, "token" : "x\"y", "b":[{"Password":{"deep":[1,2,"]"]}}], "c":"token"}"#,
+                #"{"a": 1, "token" : "REDACTED", "b":[{"Password":"REDACTED"}], "c":"token"}"#
+            ),
+            (#"[{"api_key":12.5e3},{"secret":null}]"#, #"[{"api_key":"REDACTED"},{"secret":"REDACTED"}]"#),
+            (#"{"pass\u0077ord":"p"}"#, #"{"pass\u0077ord":"REDACTED"}"#),
+            (#"{"title":"no secrets here"}"#, #"{"title":"no secrets here"}"#),
+            (#"{"token":"unterminated"#, #"{"token":"unterminated"#),
+        ]
+        for (input, expected) in cases {
+            let output = Redaction.redactingBody(Data(input.utf8), contentType: "application/json")
+            #expect(String(decoding: output, as: UTF8.self) == expected, "\(input)")
+        }
+        #expect(
+            Redaction.redactingBody(Data("a=1&token=t&b=2".utf8), contentType: "application/x-www-form-urlencoded")
+                == Data("a=1&token=REDACTED&b=2".utf8)
+        )
+        #expect(Redaction.redactingBody(Data("token=t".utf8), contentType: "text/plain") == Data("token=t".utf8))
+        // A megabyte of nesting and quotes passes in one scan.
+        let deep = Data((String(repeating: "[", count: 500_000) + String(repeating: "]", count: 500_000)).utf8)
+        #expect(Redaction.redactingBody(deep, contentType: nil) == deep)
+        let quotes = Data(("{" + String(repeating: #""k":"v","#, count: 100_000) + #""secret":"s"}"#).utf8)
+        #expect(Redaction.redactingBody(quotes, contentType: nil).count == quotes.count + 7)
+    }
+
+    @Test(arguments: [0, 42, 99, 100, 101, 199, 1000, -200])
+    func aCassetteWithAnImpossibleStatusIsRefusedWithItsEntry(status: Int) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cassette-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let text =
+            #"{"version":1,"interactions":[{"request":{"method":"GET","url":"https://a.test/ok","headers":[]},"response":{"status":200,"headers":[]}},{"request":{"method":"GET","url":"https://a.test/bad","headers":[]},"response":{"status":\#(status),"headers":[]}}]}"#
+        try Data(text.utf8).write(to: file)
+        let error = #expect(throws: CassetteError.self) { try Cassette.load(from: file) }
+        #expect(
+            error?.description
+                == "Cassette \(file.path) has an impossible status in entry 2 (GET https://a.test/bad): \(status) is not a final HTTP status (200…999)."
+        )
+    }
 }

@@ -42,8 +42,16 @@ package enum Redaction {
         return secretQueryNames.contains(lowercased) || containsSecretPart(lowercased)
     }
 
+    /// Endings that make a name describe a credential rather than hold one (`token_type`,
+    /// `token_endpoint`, `expires_in`…).
+    static let describingSuffixes = [
+        "type", "type_hint", "endpoint", "url", "uri", "expires_in", "expires_at", "expiry", "expiration", "length",
+        "count",
+    ]
+
     private static func containsSecretPart(_ lowercased: String) -> Bool {
         secretNameParts.contains { lowercased.contains($0) }
+            && !describingSuffixes.contains { lowercased.hasSuffix($0) }
     }
 
     /// The field's value, or `REDACTED` when it is a credential and `redacting` is on.

@@ -145,12 +145,26 @@ public struct Cassette: Codable, Sendable, Equatable {
         } catch {
             throw CassetteError(file: file.path, reason: "cannot be read (\((error as NSError).localizedDescription))")
         }
+        let cassette: Cassette
         do {
-            return try JSONDecoder().decode(Cassette.self, from: data)
+            cassette = try JSONDecoder().decode(Cassette.self, from: data)
         } catch {
             throw CassetteError(file: file.path, reason: "is not a cassette: \(error)")
         }
+        for (index, interaction) in cassette.interactions.enumerated()
+        where !Self.finalStatuses.contains(interaction.response.status) {
+            let request = interaction.request
+            throw CassetteError(
+                file: file.path,
+                reason: "has an impossible status in entry \(index + 1) (\(request.method) \(request.url)): "
+                    + "\(interaction.response.status) is not a final HTTP status (200…999)"
+            )
+        }
+        return cassette
     }
+
+    /// The statuses a recorded response can have: a final status of three digits.
+    static let finalStatuses = 200...999
 
     /// Writes the cassette as pretty-printed JSON with sorted keys, replacing `file` in one step.
     public func write(to file: URL) throws(CassetteError) {

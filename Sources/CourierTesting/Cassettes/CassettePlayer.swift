@@ -1,8 +1,9 @@
+import Courier
 public import Foundation
 import Synchronization
 
 /// Picks the recorded response for a request: the first interaction with the same method, URL
-/// and body that has not been replayed yet, else the last one that matches, so repeated
+/// and body (JSON bodies compared as values, secrets redacted first) that has not been replayed yet, else the last one that matches, so repeated
 /// requests replay in the order they were recorded.
 public final class CassettePlayer: Sendable {
     /// The cassette played.
@@ -15,16 +16,28 @@ public final class CassettePlayer: Sendable {
         self.used = Mutex([])
     }
 
-    /// The response recorded for `method` on the absolute `url` (secrets in it already
-    /// redacted) with `body`.
-    public func response(method: String, url: String, body: Data) -> Cassette.Response? {
-        play(method: method, body: body) { $0 == url }
+    /// The response recorded for `method` on the absolute `url` with `body`.
+    ///
+    /// The URL and body are redacted as the recorder redacted them before they are compared,
+    /// so a request that carries a real `api_key` or password finds its recording.
+    public func response(method: String, url: String, body: Data, contentType: String? = nil) -> Cassette.Response? {
+        let url = Redaction.redactingURL(url)
+        return play(method: method, body: body, contentType: contentType) { $0 == url }
     }
 
     /// The response recorded for `method` on a URL whose path and query are `target` (any
-    /// scheme and host), with `body`: for serving a cassette from another address.
-    public func response(method: String, target: String, body: Data) -> Cassette.Response? {
-        play(method: method, body: body) { Self.target(of: $0) == target }
+    /// scheme and host), with `body`: for serving a cassette from another address. Redacted
+    /// like ``response(method:url:body:contentType:)``.
+    public func response(
+        method: String,
+        target: String,
+        body: Data,
+        contentType: String? = nil
+    )
+        -> Cassette.Response?
+    {
+        let target = Redaction.redactingURL(target)
+        return play(method: method, body: body, contentType: contentType) { Self.target(of: $0) == target }
     }
 
     /// "GET https://…, POST https://…": what the cassette holds, for error messages.
@@ -33,10 +46,20 @@ public final class CassettePlayer: Sendable {
         return recorded.isEmpty ? "nothing" : recorded.joined(separator: ", ")
     }
 
-    private func play(method: String, body: Data, url matches: (String) -> Bool) -> Cassette.Response? {
+    private func play(
+        method: String,
+        body: Data,
+        contentType: String?,
+        url matches: (String) -> Bool
+    ) -> Cassette.Response? {
+        let body = Redaction.redactingBody(body, contentType: contentType)
+        let json = try? JSONValue(parsing: body)
         let candidates = cassette.interactions.indices.filter { index in
             let request = cassette.interactions[index].request
-            return request.method == method && matches(request.url) && (request.body?.data ?? Data()) == body
+            guard request.method == method, matches(request.url) else { return false }
+            let recorded = request.body?.data ?? Data()
+            // JSON encoders need not keep member order: JSON bodies are compared as values.
+            return recorded == body || (json != nil && json == (try? JSONValue(parsing: recorded)))
         }
         let chosen = used.withLock { used -> Int? in
             guard let chosen = candidates.first(where: { !used.contains($0) }) ?? candidates.last else { return nil }

@@ -3,7 +3,10 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-/// Middleware that records every exchange into a ``Cassette``, credentials redacted.
+/// Middleware that records every exchange into a ``Cassette``, credentials redacted: header
+/// fields, query items, form fields and JSON members named like secrets (``Authorization``,
+/// `X-API-Key`, `api_key`, `password`, `client_secret`, `access_token`…), in requests and in
+/// responses, are written as `REDACTED`.
 ///
 /// ```swift
 /// let recorder = CassetteRecorder()
@@ -30,12 +33,18 @@ public final class CassetteRecorder: Middleware, Sendable {
                 method: request.head.method.rawValue,
                 url: Redaction.redactingURL(request.url),
                 headers: Self.pairs(request.head.headerFields),
-                body: request.body.map(Cassette.Body.init)
+                body: request.body.map {
+                    Cassette.Body(Redaction.redactingBody($0, contentType: request.head.headerFields[.contentType]))
+                }
             ),
             response: Cassette.Response(
                 status: response.status,
                 headers: Self.pairs(response.head.headerFields),
-                body: response.body.isEmpty ? nil : Cassette.Body(response.body)
+                body: response.body.isEmpty
+                    ? nil
+                    : Cassette.Body(
+                        Redaction.redactingBody(response.body, contentType: response.head.headerFields[.contentType])
+                    )
             )
         )
         recorded.withLock { $0.interactions.append(interaction) }

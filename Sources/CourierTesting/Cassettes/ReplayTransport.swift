@@ -24,9 +24,13 @@ public struct ReplayTransport: HTTPTransport {
 
     /// The recorded response for `request`.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
-        let url = Redaction.redactingURL(request.url)
         guard
-            let recorded = player.response(method: request.head.method.rawValue, url: url, body: request.body ?? Data())
+            let recorded = player.response(
+                method: request.head.method.rawValue,
+                url: request.url,
+                body: request.body ?? Data(),
+                contentType: request.head.headerFields[.contentType]
+            )
         else {
             throw .transport(
                 TransportFailure(

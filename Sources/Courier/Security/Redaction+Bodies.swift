@@ -1,0 +1,122 @@
+package import Foundation
+
+extension Redaction {
+    /// `body` with the values of secret fields replaced by `REDACTED`: the members of JSON
+    /// objects and the fields of URL-encoded forms whose names ``isSecretName(_:)`` calls secret
+    /// (`password`, `client_secret`, `access_token`, `api_key`…), at any depth. Every other
+    /// byte is kept, so that what is left reads and compares as it did.
+    ///
+    /// The form is told by `contentType`; a body without one is read as JSON when it starts
+    /// like JSON. Other bodies are returned as they are.
+    package static func redactingBody(_ body: Data, contentType: String?) -> Data {
+        let essence = contentType.map { MediaType.essence(of: $0) } ?? ""
+        if essence == "application/x-www-form-urlencoded" {
+            guard let text = String(data: body, encoding: .utf8) else { return body }
+            return Data(redactingQuery(Substring(text)).utf8)
+        }
+        let startsLikeJSON = body.first { !isJSONWhitespace($0) }.map {
+            $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[")
+        }
+        if MediaType.matches(essence, anyOf: MediaType.jsonLike) || (contentType == nil && startsLikeJSON == true) {
+            return redactingJSON(body)
+        }
+        return body
+    }
+
+    /// The JSON text with the value of every member named like a secret replaced by
+    /// `"REDACTED"`. A string followed by `:` is always a member name in JSON, so one pass over
+    /// the bytes finds them all, at any depth; text that is not JSON comes back unchanged
+    /// where the pass cannot follow it.
+    static func redactingJSON(_ body: Data) -> Data {
+        let bytes = [UInt8](body)
+        var output: [UInt8] = []
+        var copied = 0  // bytes[..<copied] are decided
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                index += 1
+                continue
+            }
+            guard let end = stringEnd(bytes, from: index) else { break }
+            var next = end
+            while next < bytes.count, isJSONWhitespace(bytes[next]) { next += 1 }
+            guard next < bytes.count, bytes[next] == UInt8(ascii: ":"),
+                isSecretName(memberName(bytes[(index + 1)..<(end - 1)]))
+            else {
+                index = end
+                continue
+            }
+            var valueStart = next + 1
+            while valueStart < bytes.count, isJSONWhitespace(bytes[valueStart]) { valueStart += 1 }
+            guard valueStart < bytes.count, let valueEnd = valueEnd(bytes, from: valueStart) else { break }
+            if output.isEmpty { output.reserveCapacity(bytes.count) }
+            output += bytes[copied..<valueStart]
+            output += Array("\"\(placeholder)\"".utf8)
+            copied = valueEnd
+            index = valueEnd
+        }
+        guard copied > 0 else { return body }
+        output += bytes[copied...]
+        return Data(output)
+    }
+
+    /// The index after the string that starts with the quote at `start`; `nil` when it does
+    /// not end.
+    private static func stringEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        var index = start + 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""): return index + 1
+            default: index += 1
+            }
+        }
+        return nil
+    }
+
+    /// The index after the value that starts at `start`: a string, an object or array (nested
+    /// ones and strings in them skipped), or a bare number or literal.
+    private static func valueEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            return stringEnd(bytes, from: start)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var index = start
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    guard let end = stringEnd(bytes, from: index) else { return nil }
+                    index = end
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default: break
+                }
+                index += 1
+            }
+            return nil
+        default:
+            var index = start
+            while index < bytes.count, !isJSONWhitespace(bytes[index]),
+                ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[index])
+            {
+                index += 1
+            }
+            return index
+        }
+    }
+
+    /// A member name's text; escapes (`pass\u0077ord`) decoded so they cannot hide a name.
+    private static func memberName(_ raw: ArraySlice<UInt8>) -> String {
+        guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw, as: UTF8.self) }
+        let quoted = Data([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")])
+        return (try? JSONDecoder().decode(String.self, from: quoted)) ?? String(decoding: raw, as: UTF8.self)
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}
