@@ -4,6 +4,7 @@ import CourierTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LibraryServer
 import Logging
 import NIOCore
 
@@ -36,6 +37,8 @@ struct Replay: AsyncParsableCommand {
     )
     var port = 8080
 
+    @OptionGroup var server: ServerOptions
+
     func validate() throws {
         guard !cassettes.isEmpty else { throw ValidationError("Give at least one cassette file.") }
     }
@@ -51,12 +54,13 @@ struct Replay: AsyncParsableCommand {
         }
         let player = CassettePlayer(combined)
         let count = combined.interactions.count
-        let (host, port) = (host, port)
+        let (host, port, limits) = (host, port, server.limits)
         let app = Application(
             responder: CallbackResponder<BasicRequestContext> { request, _ in
-                try await Self.respond(to: request, with: player)
+                try await Self.respond(to: request, with: player, listeningOn: host)
             },
-            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            server: limits.server,
+            configuration: limits.configuration(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
                 Terminal.output("Replaying \(count) recorded exchanges on http://\(host):\(bound). Ctrl-C stops it.")
@@ -77,7 +81,30 @@ struct Replay: AsyncParsableCommand {
     /// Header fields the server sets itself for the body it sends.
     private static let framing: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .connection]
 
-    static func respond(to request: Request, with player: CassettePlayer) async throws -> Response {
+    /// The recorded answer to `request`. Only requests addressed to this machine (a loopback
+    /// `Host`, or the address it listens on) are answered: a web page cannot point a name of its
+    /// own at 127.0.0.1 and read the recordings (DNS rebinding).
+    static func respond(
+        to request: Request,
+        with player: CassettePlayer,
+        listeningOn host: String
+    ) async throws
+        -> Response
+    {
+        let authority = request.head.authority ?? ""
+        guard TransportSecurityPolicy.isLoopback(authority: authority) || Self.host(of: authority) == host.lowercased()
+        else {
+            return Response(
+                status: .misdirectedRequest,
+                headers: [.contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(
+                    byteBuffer: ByteBuffer(
+                        string:
+                            "courier replay answers only requests addressed to this machine (Host: 127.0.0.1 or localhost)\n"
+                    )
+                )
+            )
+        }
         let body = Data((try await request.body.collect(upTo: 64 << 20)).readableBytesView)
         // Secrets in the request are redacted as in the recordings, and never echoed.
         let target = Redaction.redactingURL(request.uri.description)
@@ -108,5 +135,15 @@ struct Replay: AsyncParsableCommand {
             headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: recorded.body?.data ?? Data()))
         )
+    }
+
+    /// The host of a `Host` value, lowercased, without port or brackets.
+    private static func host(of authority: String) -> String {
+        var host = Substring(authority.lowercased())
+        if host.first == "[", let close = host.firstIndex(of: "]") {
+            return String(host[host.index(after: host.startIndex)..<close])
+        }
+        if let colon = host.lastIndex(of: ":") { host = host[..<colon] }
+        return String(host)
     }
 }

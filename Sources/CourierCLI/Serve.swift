@@ -29,6 +29,8 @@ struct Serve: AsyncParsableCommand {
     )
     var port = 8080
 
+    @OptionGroup var server: ServerOptions
+
     @Option(help: "A directory with catalog.json and locations.json to serve instead of the built-in data.")
     var data: String?
 
@@ -61,16 +63,16 @@ struct Serve: AsyncParsableCommand {
         }
         let library = Library(libraryData)
         let logger = Terminal.logger(label: "courier.serve", level: Logger.Level(rawValue: logLevel) ?? .info)
-        let server: LibraryServer
+        let libraryServer: LibraryServer
         do {
-            server = try LibraryServer(library: library, logger: logger)
+            libraryServer = try LibraryServer(library: library, logger: logger)
         } catch {
             throw CommandFailure("\(error)", status: .unexpected)
         }
         let summary =
             "\(library.locations.count) libraries in \(library.countryCount) countries, \(library.catalog.count) books"
         do {
-            try await server.run(host: host, port: port) { url in
+            try await libraryServer.run(host: host, port: port, limits: server.limits) { url in
                 Terminal.output(
                     """
                     Serving the library on \(url) (\(summary)).

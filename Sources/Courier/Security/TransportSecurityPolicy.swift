@@ -71,6 +71,14 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
         }
     }
 
+    /// Whether `authority` (`host[:port]`, as a `Host` field gives it) names this machine; an
+    /// authority ``RequestTarget`` refuses never does.
+    package static func isLoopback(authority: String) -> Bool {
+        let request = PreparedRequest(head: HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/"))
+        guard let target = try? RequestTarget(request) else { return false }
+        return isLoopback(target.host)
+    }
+
     /// Whether `host` (lowercased, without brackets) always means this machine.
     static func isLoopback(_ host: String) -> Bool {
         var host = host

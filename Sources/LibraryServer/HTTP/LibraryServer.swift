@@ -112,18 +112,21 @@ public struct LibraryServer: Sendable {
     ///
     /// - Parameters:
     ///   - port: 0 picks a free port; `onListening` receives the address.
+    ///   - limits: How long a connection may stay silent and how many may be open at once.
     ///   - onListening: Called once the server accepts connections, with its base URL.
     /// - Throws: ``LibraryServerError/cannotListen(address:reason:)`` when the address cannot be
     ///   bound (in use, not permitted, not this machine's).
     public func run(
         host: String,
         port: Int,
+        limits: ConnectionLimits = .default,
         handlingSignals: Bool = true,
         onListening: @escaping @Sendable (URL) async -> Void = { _ in }
     ) async throws {
         let app = Application(
             router: router(),
-            configuration: .init(address: .hostname(host, port: port), serverName: "courier"),
+            server: limits.server,
+            configuration: limits.configuration(address: .hostname(host, port: port), serverName: "courier"),
             onServerRunning: { channel in
                 let boundPort = channel.localAddress?.port ?? port
                 let authority = host.contains(":") ? "[\(host)]" : host

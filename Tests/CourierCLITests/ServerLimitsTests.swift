@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// `courier serve` and `courier replay` shed silent clients, cap their connections, and
+/// `replay` answers only requests addressed to this machine.
+@Suite("Server limits")
+struct ServerLimitsTests {
+    static let cassette = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples/store-king.json").path
+
+    @Test(arguments: [["serve", "--port", "0"], ["replay", cassette, "--port", "0"]])
+    func aSilentConnectionIsClosed(command: [String]) async throws {
+        let service = try await CourierService.start(command: command + ["--idle-timeout", "1"])
+        let silent = try RawConnection(port: try #require(service.url.port))
+        // The server closes it after a second; 60 s is only the margin for a loaded machine.
+        let answer = await silent.read(for: 60)
+        #expect(answer.closed, "the connection was still open after 60 s")
+        #expect(answer.text.isEmpty)
+        #expect(await service.stop(with: SIGINT).status == 0)
+    }
+
+    @Test func connectionsBeyondTheLimitWaitTheirTurn() async throws {
+        let service = try await CourierService.start(command: ["serve", "--port", "0", "--max-connections", "1"])
+        let port = try #require(service.url.port)
+        var first: RawConnection? = try RawConnection(port: port)
+        first?.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let served = await first?.read(for: 60, until: "}").text
+        #expect(served?.hasPrefix("HTTP/1.1 200") == true, "\(served ?? "")")  // served, and kept open
+        let second = try RawConnection(port: port)
+        second.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        #expect(await second.read(for: 1).text.isEmpty, "a second connection was served beside the first")
+        first = nil  // closes it: the place is free
+        let answer = await second.read(for: 60)
+        #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text)")
+        #expect(await service.stop(with: SIGINT).status == 0)
+    }
+
+    @Test func replayAnswersOnlyRequestsAddressedToThisMachine() async throws {
+        let service = try await CourierService.start(command: ["replay", Self.cassette, "--port", "0"])
+        let port = try #require(service.url.port)
+        for host in ["evil.example", "evil.example:\(port)", "127.0.0.1.evil.example", "[::2]"] {
+            let connection = try RawConnection(port: port)
+            connection.send("GET /search?term=king HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+            let answer = await connection.read(for: 60)
+            #expect(answer.text.hasPrefix("HTTP/1.1 421"), "Host: \(host): \(answer.text.prefix(80))")
+        }
+        for host in ["127.0.0.1:\(port)", "localhost:\(port)", "LOCALHOST", "[::1]:\(port)"] {
+            let connection = try RawConnection(port: port)
+            connection.send("GET /nothing HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+            let answer = await connection.read(for: 60)
+            #expect(answer.text.hasPrefix("HTTP/1.1 404"), "Host: \(host): \(answer.text.prefix(80))")
+        }
+        #expect(await service.stop(with: SIGINT).status == 0)
+    }
+}
