@@ -123,6 +123,17 @@ struct TransportConformanceTests {
         }
     }
 
+    /// A timeout beyond what the transport's clock can count is clamped, not a trap.
+    @Test(arguments: Transport.allCases)
+    func anEnormousTimeoutIsClampedNotATrap(_ transport: Transport) async throws {
+        for timeout in [Duration.seconds(10_000_000_000), .seconds(Int64.max)] {
+            try await withClient(transport, timeout: timeout) { client, _ in
+                let movie = try await client.send(Endpoint<Movie>(path: "/json").convertingFromSnakeCase())
+                #expect(movie == Self.movie)
+            }
+        }
+    }
+
     // MARK: - Redirects
 
     @Test(arguments: Transport.allCases)

@@ -18,6 +18,8 @@ public import Foundation
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
+    /// The longest timeout handed to Foundation, in seconds (a year).
+    fileprivate static let longestTimeout: TimeInterval = 365 * 86_400
 
     /// Creates a transport with its own session.
     ///
@@ -52,7 +54,11 @@ public final class URLSessionTransport: HTTPTransport {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
         urlRequest.httpBody = request.body
-        if let timeout = request.timeout { urlRequest.timeoutInterval = max(0.001, timeout.seconds) }
+        if let timeout = request.timeout {
+            // FoundationNetworking turns the interval into whole milliseconds and traps past
+            // Int.max: a year is as good as for ever for one request.
+            urlRequest.timeoutInterval = min(max(0.001, timeout.seconds), Self.longestTimeout)
+        }
 
         let task = session.dataTask(with: urlRequest)
         let delegate = delegate
@@ -92,7 +98,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         continuation: CheckedContinuation<RawResponse, any Error>
     ) {
         var exchange = Exchange(request: request, continuation: continuation)
-        if let timeout = request.timeout {
+        if let timeout = request.timeout.map({ min($0, .seconds(URLSessionTransport.longestTimeout)) }) {
             let failure = RequestError.transport(.timedOut(request))
             // URLSession's own timeout is an idle timeout; this one bounds the whole exchange.
             exchange.timer = Task { [weak self] in
