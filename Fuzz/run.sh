@@ -15,7 +15,8 @@
 #
 # Environment: FUZZ_TIMEOUT (seconds one input may take before libFuzzer calls it a timeout,
 # default 2: small enough to flag super-linear work on 64 KiB inputs), FUZZ_KEEP_GOING=1 (fork
-# mode: go on after a crash or timeout, to collect several), FUZZ_CONFORMANCE (the conformance
+# mode: go on after a crash or timeout, to collect several; it runs fewer inputs a second),
+# FUZZ_KEEP_GOING_FOR (harnesses run that way whatever FUZZ_KEEP_GOING says), FUZZ_CONFORMANCE (the conformance
 # directory, default /work/shared/conformance).
 set -euo pipefail
 
@@ -114,7 +115,45 @@ seed() {
     if [ "$name" = json ] && [ -d "$conformance/feeds/corpus" ]; then
         find "$conformance/feeds/corpus" -name '*.json' -size -65537c -exec cp -n {} "$corpus/" \;
     fi
+    large_seeds "$name" "$corpus"
     if [ "$name" = diskcache ]; then FUZZ_WRITE_SEEDS="$corpus" "$out/diskcache" -runs=0 "$corpus" >/dev/null 2>&1 || true; fi
+}
+
+# `text` repeated to 64 KiB, as the seed `corpus/large-<label>`: inputs that make super-linear
+# work show at once (libFuzzer's mutations take long to grow inputs that large).
+repeat() {
+    local corpus=$1 label=$2 text=$3
+    [ -e "$corpus/large-$label" ] || { yes -- "$text" | tr -d '\n' | head -c 65536 >"$corpus/large-$label" || true; }
+}
+
+large_seeds() {
+    local name=$1 corpus=$2
+    case $name in
+        gitwire)
+            repeat "$corpus" empty-packets 0004
+            repeat "$corpus" refs "0043$(printf 'a1%.0s' {1..20}) refs/heads/branch-0001"
+            repeat "$corpus" capabilities "000dversion 2" ;;
+        feeds)
+            repeat "$corpus" open-tags '<a>'
+            repeat "$corpus" entities '&amp;&#x41;&lt;&unknown;'
+            repeat "$corpus" comments '<!--'
+            repeat "$corpus" attributes '<a b="1" c="&amp;" '
+            repeat "$corpus" cdata '<![CDATA[x]]>'
+            repeat "$corpus" items '<rss><channel><item><title>t</title><link>l</link></item>' ;;
+        json)
+            repeat "$corpus" arrays '['
+            repeat "$corpus" objects '{"a":'
+            repeat "$corpus" escapes '"\u00e9\\\n'
+            repeat "$corpus" numbers '1234567890' ;;
+        headers)
+            repeat "$corpus" directives 'max-age=1, '
+            repeat "$corpus" quotes 'a="\"'
+            repeat "$corpus" separators ', ; - ' ;;
+        images)
+            { printf '\xff\xd8'; yes -- $'\xff' | tr -d '\n' | head -c 65530; } >"$corpus/large-jpeg-fill" 2>/dev/null || true
+            { printf '\xff\xd8'; for _ in $(seq 16000); do printf '\xff\xe0\x00\x02'; done; } >"$corpus/large-jpeg-segments" ;;
+        diskcache) ;;
+    esac
 }
 
 summary=()
@@ -124,21 +163,23 @@ for name in "${harnesses[@]}"; do
     artifacts="$out/artifacts/$name/"
     mkdir -p "$artifacts"
     log="$out/$name.log"
+    touch "$out/.started-$name"  # artifacts newer than this are this run's
     echo "== fuzzing $name for ${seconds}s" >&2
     keep_going=()
-    [ "${FUZZ_KEEP_GOING:-0}" = 1 ] && keep_going=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+    if [ "${FUZZ_KEEP_GOING:-0}" = 1 ] || [[ " ${FUZZ_KEEP_GOING_FOR:-} " == *" $name "* ]]; then keep_going=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1); fi
     set +e
     "$out/$name" "Fuzz/corpus/$name" -max_total_time="$seconds" -timeout="$timeout" -max_len=65536 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" "${keep_going[@]}" >"$log" 2>&1
     status=$?
     set -e
-    last=$(grep -E '^#[0-9]+' "$log" | tail -1)
-    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{ s += $2 } END { print s + 0 }')
-    [ "$execs" = 0 ] && execs=$(echo "$last" | sed -E 's/^#([0-9]+).*/\1/')
-    cov=$(echo "$last" | grep -o 'cov: [0-9]*' | cut -d' ' -f2)
-    ft=$(echo "$last" | grep -o 'ft: [0-9]*' | cut -d' ' -f2)
-    crashes=$(find "$artifacts" -name 'crash-*' -o -name 'oom-*' -o -name 'leak-*' | wc -l)
-    timeouts=$(find "$artifacts" -name 'timeout-*' -o -name 'slow-unit-*' | wc -l)
+    # (greps that find nothing must not end the script: set -e and pipefail are on)
+    last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{ s += $2 } END { print s + 0 }' || true)
+    [ "${execs:-0}" = 0 ] && execs=$(echo "$last" | sed -E 's/^#([0-9]+).*/\1/')
+    cov=$(echo "$last" | grep -o 'cov: [0-9]*' | cut -d' ' -f2 || true)
+    ft=$(echo "$last" | grep -o 'ft: [0-9]*' | cut -d' ' -f2 || true)
+    crashes=$(find "$artifacts" \( -name 'crash-*' -o -name 'oom-*' -o -name 'leak-*' \) -newer "$out/.started-$name" | wc -l)
+    timeouts=$(find "$artifacts" \( -name 'timeout-*' -o -name 'slow-unit-*' \) -newer "$out/.started-$name" | wc -l)
     summary+=("$(printf '%-10s execs %-10s cov %-6s ft %-7s crashes %-3s timeouts %-3s exit %s' \
         "$name" "$execs" "${cov:-?}" "${ft:-?}" "$crashes" "$timeouts" "$status")")
 done
