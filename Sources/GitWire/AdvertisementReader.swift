@@ -15,21 +15,33 @@ public struct AdvertisementReader: Sendable {
     public private(set) var advertisement = RefAdvertisement(protocolVersion: 0)
     /// Where the conversation is.
     public private(set) var state = State.advertisement
+    /// The bytes of the packets read so far, length prefixes included.
+    public private(set) var byteCount = 0
     private var isFirst = true
+    private var sawCapabilities = false
     private let address: String
+    private let limits: GitLimits
 
-    /// A reader for the server at `address` (for messages).
-    public init(address: String) {
+    /// A reader for the server at `address` (for messages) that allows at most `limits`.
+    public init(address: String, limits: GitLimits = .default) {
         self.address = address
+        self.limits = limits
     }
 
     /// Takes the next packet; returns the refs it completed, in order (a view of the end of
     /// `advertisement.refs`).
     ///
     /// - Throws: ``GitWireError/server(_:message:)`` for an `ERR` packet,
-    ///   ``GitWireError/malformed(_:reason:)`` for a line that is not a ref.
+    ///   ``GitWireError/malformed(_:reason:)`` for a line that is not a ref, or for more refs or
+    ///   bytes than the ``GitLimits`` allow.
     @discardableResult
     public mutating func read(_ packet: PktLine) throws(GitWireError) -> ArraySlice<AdvertisedRef> {
+        if case .data(let payload) = packet {
+            byteCount += 4 + payload.count  // at most 65520 a packet: cannot overflow before the limit
+        } else {
+            byteCount += 4
+        }
+        try limits.check(bytes: byteCount, address: address)
         if let message = packet.errorMessage { throw .server(address, message: message) }
         let known = advertisement.refs.count
         switch state {
@@ -67,6 +79,11 @@ public struct AdvertisementReader: Sendable {
         var refPart = line[...]
         if let nul = line.firstIndex(of: 0) {
             refPart = line[..<nul]
+        }
+        // Capabilities follow the first ref only, as git reads them: a server that repeats
+        // them on every line does not multiply the symbolic refs kept.
+        if let nul = line.firstIndex(of: 0), !sawCapabilities {
+            sawCapabilities = true
             let capabilities = String(decoding: line[(nul + 1)...], as: UTF8.self)
             advertisement.capabilities = capabilities.split(separator: " ").map(String.init)
             for capability in advertisement.capabilities where capability.hasPrefix("symref=") {
@@ -82,7 +99,7 @@ public struct AdvertisementReader: Sendable {
         }
         let ref = try parseRef(refPart)
         if ref.name == "capabilities^{}" { return }  // an empty repository, the old way
-        advertisement.refs.append(ref)
+        try append(ref)
     }
 
     // MARK: - Protocol v2 ls-refs
@@ -109,9 +126,7 @@ public struct AdvertisementReader: Sendable {
             throw .malformed(address, reason: "'\(String(decoding: line, as: UTF8.self))' has no ref name")
         }
         let name = String(decoding: rest[..<afterName], as: UTF8.self)
-        advertisement.refs.append(
-            AdvertisedRef(objectID: isUnborn ? "" : String(decoding: objectID, as: UTF8.self), name: name)
-        )
+        try append(AdvertisedRef(objectID: isUnborn ? "" : String(decoding: objectID, as: UTF8.self), name: name))
         for attribute in rest[afterName...].split(separator: space) {
             if attribute.starts(with: "symref-target:".utf8) {
                 advertisement.symrefs.append((name, String(decoding: attribute.dropFirst(14), as: UTF8.self)))
@@ -123,9 +138,7 @@ public struct AdvertisementReader: Sendable {
                         reason: "'\(String(decoding: peeledID, as: UTF8.self))' is not an object id"
                     )
                 }
-                advertisement.refs.append(
-                    AdvertisedRef(objectID: String(decoding: peeledID, as: UTF8.self), name: name + "^{}")
-                )
+                try append(AdvertisedRef(objectID: String(decoding: peeledID, as: UTF8.self), name: name + "^{}"))
             }
         }
     }
@@ -152,6 +165,12 @@ public struct AdvertisementReader: Sendable {
     }
 
     // MARK: - Lines
+
+    /// Adds `ref`, unless that makes more than the limit allows.
+    private mutating func append(_ ref: AdvertisedRef) throws(GitWireError) {
+        try limits.check(refs: advertisement.refs.count + 1, address: address)
+        advertisement.refs.append(ref)
+    }
 
     /// `<object id> <name>`, read as bytes: an advertisement can hold many thousands.
     private func parseRef(_ line: ArraySlice<UInt8>) throws(GitWireError) -> AdvertisedRef {

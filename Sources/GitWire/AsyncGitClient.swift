@@ -11,15 +11,21 @@ import NIOPosix
 /// }
 /// ```
 public struct AsyncGitClient: Sendable {
-    /// The longest the whole conversation may take, connecting included.
+    /// The longest the whole conversation may take, connecting included (at most a year).
     public var timeout: Duration
+    /// How many refs and bytes the server may send.
+    public var limits: GitLimits
 
-    /// A client that gives up after `timeout`.
-    public init(timeout: Duration = .seconds(10)) {
+    /// A client that gives up after `timeout`, or when the server sends more than `limits`.
+    public init(timeout: Duration = .seconds(10), limits: GitLimits = .default) {
         self.timeout = timeout
+        self.limits = limits
     }
 
     /// The refs of `url` as they arrive.
+    ///
+    /// The stream holds the refs its consumer has not taken yet; the client's
+    /// ``GitLimits/maximumRefs`` bounds them.
     public func refs(
         _ url: GitURL,
         protocolVersion: Int = 0,
@@ -27,7 +33,8 @@ public struct AsyncGitClient: Sendable {
         tags: Bool = false,
         symref: Bool = false
     ) -> AsyncThrowingStream<AdvertisedRef, any Error> {
-        AsyncThrowingStream { continuation in
+        // The reader throws before the limit is passed: nothing is ever dropped.
+        AsyncThrowingStream(bufferingPolicy: .bufferingOldest(max(1, limits.maximumRefs))) { continuation in
             let task = Task {
                 do {
                     _ = try await lsRemote(
@@ -50,7 +57,8 @@ public struct AsyncGitClient: Sendable {
 
     /// The whole advertisement of `url`; `onRef` sees each ref as it arrives.
     ///
-    /// - Throws: ``GitWireError``.
+    /// - Throws: ``GitWireError``: ``GitWireError/timedOut(_:seconds:)`` after `timeout`,
+    ///   ``GitWireError/malformed(_:reason:)`` when the server sends more than `limits`.
     public func lsRemote(
         _ url: GitURL,
         protocolVersion: Int = 0,
@@ -60,11 +68,20 @@ public struct AsyncGitClient: Sendable {
         onRef: @escaping @Sendable (AdvertisedRef) -> Void = { _ in }
     ) async throws(GitWireError) -> RefAdvertisement {
         let address = url.description
+        let timeout = min(timeout, Self.longestTimeout)
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         do {
             return try await withThrowingTaskGroup(of: RefAdvertisement?.self) { group in
                 group.addTask {
-                    try await converse(url, protocolVersion, heads: heads, tags: tags, symref: symref, onRef: onRef)
+                    try await converse(
+                        url,
+                        protocolVersion,
+                        timeout: timeout,
+                        heads: heads,
+                        tags: tags,
+                        symref: symref,
+                        onRef: onRef
+                    )
                 }
                 group.addTask {
                     try await Task.sleep(for: timeout)
@@ -85,9 +102,13 @@ public struct AsyncGitClient: Sendable {
         }
     }
 
+    /// A year: longer timeouts are taken as this one.
+    private static let longestTimeout = Duration.seconds(365 * 24 * 3600)
+
     private func converse(
         _ url: GitURL,
         _ protocolVersion: Int,
+        timeout: Duration,
         heads: Bool,
         tags: Bool,
         symref: Bool,
@@ -105,9 +126,14 @@ public struct AsyncGitClient: Sendable {
         return try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(bytes: request))
             var decoder = PktLineDecoder()
-            var reader = AdvertisementReader(address: address)
+            var reader = AdvertisementReader(address: address, limits: limits)
             var sentLsRefs = false
+            var received = 0
+            // NIO's reads are at most 64 KiB and the decoder is drained before the next one, so
+            // it never holds more than that and one incomplete packet (at most 65520 bytes).
             for try await buffer in inbound {
+                received += buffer.readableBytes
+                try limits.check(bytes: received, address: address)
                 decoder.append(buffer.readableBytesView)
                 while let packet = try decoder.next() {
                     for ref in try reader.read(packet) { onRef(ref) }

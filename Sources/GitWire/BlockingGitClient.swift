@@ -1,27 +1,42 @@
-import Foundation
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("BlockingGitClient needs the BSD socket calls of Glibc or Darwin")
 #endif
 
 /// Lists a repository's refs over `git://` with blocking socket calls, as the chapter's first
-/// client did: full loops for partial reads and writes, and a timeout on connecting and on
-/// every read. Blocks the calling thread: call it from a thread of your own, not from the Swift
-/// concurrency pool.
+/// client did: full loops for partial reads and writes, a timeout on connecting and on every
+/// read, and a deadline for the whole conversation. Blocks the calling thread: call it from a
+/// thread of your own, not from the Swift concurrency pool.
 public struct BlockingGitClient: Sendable {
-    /// The longest wait to connect, and for each read.
+    /// The longest wait to connect, and for each read or write, in seconds.
     public var timeout: Double
+    /// The longest the whole conversation may take, connecting included, in seconds: a server
+    /// that trickles a byte now and then cannot keep the client forever. Resolving the host
+    /// name is not included (the system's resolver has its own timeouts).
+    public var deadline: Double
+    /// How many refs and bytes the server may send.
+    public var limits: GitLimits
 
-    /// A client with `timeout` seconds per step.
-    public init(timeout: Double = 10) {
+    /// A client with `timeout` seconds per step and `deadline` seconds for the whole
+    /// conversation, reading at most `limits`. Values that are not finite or are larger than a
+    /// year count as a year.
+    ///
+    /// - Precondition: `timeout` and `deadline` are more than 0.
+    public init(timeout: Double = 10, deadline: Double = 300, limits: GitLimits = .default) {
+        precondition(timeout > 0 && deadline > 0, "timeout and deadline must be more than 0 seconds")
         self.timeout = timeout
+        self.deadline = deadline
+        self.limits = limits
     }
 
     /// The refs `url` advertises, over protocol `version` (0 or 2).
     ///
-    /// - Throws: ``GitWireError``.
+    /// - Throws: ``GitWireError``: ``GitWireError/timedOut(_:seconds:)`` when a step takes
+    ///   longer than `timeout` or the whole conversation longer than `deadline`,
+    ///   ``GitWireError/malformed(_:reason:)`` when the server sends more than `limits`.
     @available(*, noasync, message: "blocks the thread; call it from a thread of your own")
     public func lsRemote(
         _ url: GitURL,
@@ -33,19 +48,21 @@ public struct BlockingGitClient: Sendable {
         throws(GitWireError) -> RefAdvertisement
     {
         let address = url.description
-        let socket = try connect(url)
-        defer { close(socket) }
-        try send(request(url, protocolVersion), to: socket, address: address)
-        var reader = AdvertisementReader(address: address)
+        let clock = Clock(timeout: timeout, deadline: deadline, address: address)
+        let descriptor = try openConnection(url, clock)
+        defer { close(descriptor) }
+        try write(request(url, protocolVersion), to: descriptor, clock)
+        var reader = AdvertisementReader(address: address, limits: limits)
         var decoder = PktLineDecoder()
         var sentLsRefs = false
+        var received = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while reader.state != .finished {
             if reader.state == .awaitingRefs, !sentLsRefs {
                 sentLsRefs = true
                 let format = reader.advertisement.capabilities.first { $0.hasPrefix("object-format=") }
                     .map { String($0.dropFirst(14)) }
-                try send(
+                try write(
                     wrap(address) { () throws(PktLineError) in
                         try AdvertisementReader.lsRefsRequest(
                             heads: heads,
@@ -54,16 +71,20 @@ public struct BlockingGitClient: Sendable {
                             objectFormat: format
                         )
                     },
-                    to: socket,
-                    address: address
+                    to: descriptor,
+                    clock
                 )
             }
             if let packet = try wrap(address, { () throws(PktLineError) in try decoder.next() }) {
                 _ = try reader.read(packet)
                 continue
             }
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            // The decoder holds less than one packet now: reading at most 64 KiB keeps it small.
+            try clock.wait(for: descriptor, events: POLLIN)
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {
+                received += count
+                try limits.check(bytes: received, address: address)
                 decoder.append(buffer[..<count])
             } else if count == 0 {
                 throw .connectionLost(address)
@@ -74,7 +95,7 @@ public struct BlockingGitClient: Sendable {
             }
         }
         // Tell the server the conversation is over, as git does.
-        try? send(Array("0000".utf8), to: socket, address: address)
+        try? write(Array("0000".utf8), to: descriptor, clock)
         return reader.advertisement
     }
 
@@ -84,10 +105,11 @@ public struct BlockingGitClient: Sendable {
         try wrap(url.description) { () throws(PktLineError) in try url.uploadPackRequest(protocolVersion: version) }
     }
 
-    private func connect(_ url: GitURL) throws(GitWireError) -> Int32 {
+    /// A connected socket to `url`'s first address that accepts, within the clock's time.
+    private func openConnection(_ url: GitURL, _ clock: Clock) throws(GitWireError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Socket.stream
         var results: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(url.host, String(url.port), &hints, &results) == 0, let first = results else {
             throw .hostNotFound(url.description)
@@ -97,39 +119,147 @@ public struct BlockingGitClient: Sendable {
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate {
             candidate = info.pointee.ai_next
-            let socket = Glibc.socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-            guard socket >= 0 else { continue }
-            var interval = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-            setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-            if Glibc.connect(socket, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return socket }
-            let failure = errno
-            close(socket)
-            if failure == ECONNREFUSED { refused = true }
-            if failure == EINPROGRESS || failure == EAGAIN || failure == ETIMEDOUT {
-                throw .timedOut(url.description, seconds: timeout)
+            let descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            guard descriptor >= 0 else { continue }
+            let failure: Int32
+            do throws(GitWireError) {
+                failure = try connect(descriptor, to: info.pointee, clock)
+            } catch {
+                close(descriptor)
+                throw error
             }
+            if failure == 0 { return descriptor }
+            close(descriptor)
+            if failure == ECONNREFUSED { refused = true }
         }
         throw refused ? .connectionRefused(url.description) : .connectionLost(url.description)
     }
 
+    /// Connects `descriptor` without waiting longer than the clock allows: 0, or why the
+    /// address failed. Leaves the socket blocking, with the step timeout on reads and writes.
+    private func connect(_ descriptor: Int32, to info: addrinfo, _ clock: Clock) throws(GitWireError) -> Int32 {
+        Socket.configure(descriptor, timeout: Clock.clamped(timeout))
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(descriptor, F_SETFL, flags) }
+        if Socket.connect(descriptor, info.ai_addr, info.ai_addrlen) == 0 { return 0 }
+        guard errno == EINPROGRESS || errno == EINTR else { return errno }
+        try clock.wait(for: descriptor, events: POLLOUT)
+        var failure: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 else { return errno }
+        return failure
+    }
+
     /// Writes all of `bytes`, however many calls the kernel needs.
-    private func send(_ bytes: [UInt8], to socket: Int32, address: String) throws(GitWireError) {
+    private func write(_ bytes: [UInt8], to descriptor: Int32, _ clock: Clock) throws(GitWireError) {
         var sent = 0
         while sent < bytes.count {
+            try clock.wait(for: descriptor, events: POLLOUT)
             let count = bytes[sent...].withUnsafeBytes { rest in
-                Glibc.send(socket, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL))
+                send(descriptor, rest.baseAddress, rest.count, Socket.sendFlags)
             }
             if count > 0 {
                 sent += count
             } else if count < 0, errno == EINTR {
                 continue
             } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                throw .timedOut(address, seconds: timeout)
+                throw .timedOut(clock.address, seconds: timeout)
             } else {
-                throw .connectionLost(address)
+                throw .connectionLost(clock.address)
             }
         }
+    }
+}
+
+// MARK: - Time
+
+extension BlockingGitClient {
+    /// The step timeout and the conversation's deadline, measured on the monotonic clock.
+    private struct Clock {
+        let timeout: Double
+        let deadline: Double
+        let address: String
+        private let end: ContinuousClock.Instant
+
+        init(timeout: Double, deadline: Double, address: String) {
+            self.timeout = timeout
+            self.deadline = deadline
+            self.address = address
+            end = ContinuousClock.now.advanced(by: .milliseconds(Self.milliseconds(deadline)))
+        }
+
+        /// Waits until `descriptor` is ready for `events`, at most the step timeout and never
+        /// past the deadline.
+        ///
+        /// - Throws: ``GitWireError/timedOut(_:seconds:)`` with the timeout or the deadline,
+        ///   whichever ran out.
+        func wait(for descriptor: Int32, events: Int32) throws(GitWireError) {
+            while true {
+                let (seconds, attoseconds) = ContinuousClock.now.duration(to: end).components
+                let left = seconds * 1000 + attoseconds / 1_000_000_000_000_000  // within a year: no overflow
+                let step = Self.milliseconds(timeout)
+                guard left > 0 else { throw .timedOut(address, seconds: deadline) }
+                var request = pollfd(fd: descriptor, events: Int16(events), revents: 0)
+                let ready = poll(&request, 1, Int32(min(step, left, Int64(Int32.max))))
+                if ready > 0 { return }
+                if ready < 0, errno == EINTR { continue }
+                if ready < 0 { throw .connectionLost(address) }
+                throw .timedOut(address, seconds: step <= left ? timeout : deadline)
+            }
+        }
+
+        /// `seconds` as whole milliseconds, at least 1 and at most a year: a non-finite or
+        /// huge value cannot trap the conversion.
+        static func milliseconds(_ seconds: Double) -> Int64 {
+            let year = 365.0 * 24 * 3600
+            guard seconds.isFinite else { return seconds > 0 ? Int64(year * 1000) : 1 }
+            return Int64(max(0.001, min(seconds, year)) * 1000)
+        }
+
+        /// `seconds` for a socket option, within the same bounds.
+        static func clamped(_ seconds: Double) -> Double {
+            Double(milliseconds(seconds)) / 1000
+        }
+    }
+}
+
+// MARK: - Platforms
+
+/// The socket calls and constants that differ between Glibc and Darwin.
+private enum Socket {
+    #if canImport(Glibc)
+    /// `SOCK_STREAM`: an enum case in Glibc.
+    static let stream = Int32(SOCK_STREAM.rawValue)
+    /// Glibc reports a closed peer as `EPIPE` instead of raising `SIGPIPE` when asked per call.
+    static let sendFlags = Int32(MSG_NOSIGNAL)
+    #elseif canImport(Darwin)
+    /// `SOCK_STREAM`: a plain constant in Darwin.
+    static let stream = SOCK_STREAM
+    /// Darwin has no `MSG_NOSIGNAL`; the socket is set to `SO_NOSIGPIPE` instead.
+    static let sendFlags: Int32 = 0
+    #endif
+
+    /// Sets the step timeout on reads and writes and, on Darwin, turns off `SIGPIPE`.
+    static func configure(_ descriptor: Int32, timeout seconds: Double) {
+        let whole = seconds.rounded(.towardZero)
+        var interval = timeval(tv_sec: time_t(whole), tv_usec: suseconds_t((seconds - whole) * 1_000_000))
+        let size = socklen_t(MemoryLayout<timeval>.size)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, size)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, size)
+        #if canImport(Darwin)
+        var on: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    /// The system's `connect`, which `BlockingGitClient.connect` hides.
+    static func connect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.connect(descriptor, address, length)
+        #elseif canImport(Darwin)
+        Darwin.connect(descriptor, address, length)
+        #endif
     }
 }
 

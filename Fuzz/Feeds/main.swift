@@ -1,0 +1,77 @@
+// libFuzzer harness: the XML tokenizer and the feed parser (Sources/Feeds), with the JSON Feed
+// path (Sources/Courier/JSON).
+//
+// The input is a document. It is parsed whole by FeedParser (as it comes, and as the
+// Content-Type a byte of it picks), then its decoded text is streamed through XMLTokenizer and
+// FeedBuilder in chunks of 1 to 64 bytes whose sizes come from the input. Checked: streaming
+// gives the same events (adjacent text joined) and the same feed as one piece.
+import Foundation
+
+private let contentTypes: [String?] = [
+    nil, "application/atom+xml", "application/rss+xml; charset=iso-8859-1", "text/xml; charset=utf-16",
+    "application/feed+json", "text/html; charset=windows-1252", "application/xml; charset=bogus",
+]
+
+/// libFuzzer's entry point: runs one input of `count` bytes at `start`.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
+    let data = Data(bytes)
+    let limits = XMLLimits(maximumDepth: 64, maximumEntityExpansion: 1 << 16, maximumTokenSize: 1 << 16)
+    let parser = FeedParser(limits: limits)
+    let base = URL(string: "https://example.com/feeds/feed.xml")
+    _ = try? parser.parse(data, baseURL: base)
+    let contentType = contentTypes[Int(bytes.last ?? 0) % contentTypes.count]
+    _ = try? parser.parse(data, baseURL: base, contentType: contentType)
+
+    // Streaming against one piece.
+    let text = Array(FeedEncoding.decode(data, contentType: nil).utf8)
+    var seed = UInt64(truncatingIfNeeded: count) &+ 0x9E37_79B9_7F4A_7C15
+    for byte in bytes.prefix(16) { seed = seed &* 31 &+ UInt64(byte) }
+    var sizes: [Int] = []
+    for _ in 0..<32 {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        sizes.append(Int(seed >> 33) % 64 + 1)
+    }
+    let whole = tokenize(text, limits: limits, chunkSizes: [max(1, text.count)])
+    let streamed = tokenize(text, limits: limits, chunkSizes: sizes)
+    guard let whole, let streamed else { return 0 }  // a limit ended one of them
+    precondition(whole.events == streamed.events, "streaming changed the events")
+    precondition(whole.feed == streamed.feed, "streaming changed the feed")
+    return 0
+}
+
+struct Tokenized {
+    var events: [XMLEvent] = []
+    var feed: Feed
+}
+
+/// The events of `text` fed `chunkSizes` at a time (cycling), adjacent text joined, and the
+/// feed built from them; `nil` when a limit ended the parse.
+func tokenize(_ text: [UInt8], limits: XMLLimits, chunkSizes: [Int]) -> Tokenized? {
+    var tokenizer = XMLTokenizer(limits: limits)
+    var builder = FeedBuilder(documentBase: URL(string: "https://example.com/feeds/feed.xml"))
+    var events: [XMLEvent] = []
+    let emit = { (event: XMLEvent) throws(FeedError) in
+        builder.handle(event)
+        if case .text(let more) = event, case .text(let before)? = events.last {
+            events[events.count - 1] = .text(before + more)
+        } else {
+            events.append(event)
+        }
+    }
+    var offset = 0
+    var turn = 0
+    do {
+        while offset < text.count {
+            let end = min(text.count, offset + chunkSizes[turn % chunkSizes.count])
+            turn += 1
+            try tokenizer.feed(text[offset..<end], emit: emit)
+            offset = end
+        }
+        try tokenizer.finish(emit: emit)
+    } catch {
+        return nil
+    }
+    return Tokenized(events: events, feed: builder.finish())
+}

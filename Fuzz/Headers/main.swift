@@ -1,0 +1,36 @@
+// libFuzzer harness: the header parsers of Sources/Courier — Cache-Control
+// (Cache/CacheControl.swift), Retry-After and HTTP dates (Errors/RetryAfter.swift), media types
+// (Endpoint/MediaType.swift) and Content-Range (Download/DownloadWriter.swift).
+//
+// Built into the Courier module's own sources (internal types are reachable); HTTPTypes and
+// Logging are linked from the package's debug build.
+import Foundation
+
+/// libFuzzer's entry point: runs one input of `count` bytes at `start`.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let value = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
+
+    // Cache-Control: one field line, and the same split into lines at every newline.
+    let control = CacheControl([value])
+    _ = CacheControl(value.split(separator: "\n"))
+    _ = CacheControl.directives(in: value)
+    if let maxAge = control.maxAge { precondition(maxAge >= 0, "a negative max-age") }
+
+    // Retry-After and HTTP dates, against a fixed "now".
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+    if let delay = RetryAfter.parse(value, now: now) { precondition(delay >= .zero, "a negative delay") }
+    _ = HTTPDate.parse(value)
+
+    // Media types.
+    _ = MediaType.essence(of: value)
+    _ = MediaType.matches(value, anyOf: MediaType.jsonLike)
+    _ = MediaType.matches(value, anyOf: ["text/*", "*/*", "application/atom+xml", "*/*+xml"])
+    _ = MediaType.matches("application/json; charset=utf-8", anyOf: [value])
+
+    // Content-Range.
+    if let range = ContentRange(value) {
+        precondition(range.first <= range.last, "a range that ends before it starts")
+    }
+    return 0
+}

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses and runs each for SECONDS.
+#
+#   Fuzz/run.sh SECONDS [harness...]     harnesses: gitwire feeds json headers images diskcache
+#
+# Each harness is its module's sources compiled with `swiftc -sanitize=fuzzer,address` together
+# with Fuzz/<Harness>/main.swift (so internal API is reachable and the code under test is
+# instrumented). Harnesses whose sources import HTTPTypes or Logging link those packages'
+# objects from the package's debug build (`swift build --target Courier` makes them).
+#
+# Binaries go to Fuzz/.build/, working corpora to Fuzz/corpus/<harness>/ (both ignored by git):
+# seeds are copied in from Fuzz/seeds/<harness>/, the test fixtures and, when present,
+# /work/shared/conformance. Crashes and timeouts land in Fuzz/.build/artifacts/<harness>/;
+# move the ones worth keeping to Fuzz/findings/<harness>/.
+#
+# Environment: FUZZ_TIMEOUT (seconds one input may take before libFuzzer calls it a timeout,
+# default 2: small enough to flag super-linear work on 64 KiB inputs), FUZZ_KEEP_GOING=1 (fork
+# mode: go on after a crash or timeout, to collect several; it runs fewer inputs a second),
+# FUZZ_KEEP_GOING_FOR (harnesses run that way whatever FUZZ_KEEP_GOING says), FUZZ_CONFORMANCE (the conformance
+# directory, default /work/shared/conformance).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+seconds=${1:?usage: Fuzz/run.sh SECONDS [harness...]}
+shift
+harnesses=("$@")
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(gitwire feeds json headers images diskcache)
+timeout=${FUZZ_TIMEOUT:-2}
+conformance=${FUZZ_CONFORMANCE:-/work/shared/conformance}
+out=Fuzz/.build
+mkdir -p "$out"
+
+flags=(
+    -sanitize=fuzzer,address -parse-as-library -O -g
+    -swift-version 6 -package-name courier
+    -enable-upcoming-feature ExistentialAny
+    -enable-upcoming-feature InternalImportsByDefault
+    -enable-upcoming-feature MemberImportVisibility
+    -use-ld=lld
+)
+
+# The package's debug build, for HTTPTypes and Logging.
+debug_build() {
+    local bin
+    bin=$(swift build --show-bin-path)
+    if [ ! -e "$bin/Modules/HTTPTypes.swiftmodule" ] || [ ! -e "$bin/Modules/Logging.swiftmodule" ]; then
+        swift build --target Courier >&2
+    fi
+    echo "$bin"
+}
+
+# JSONValue and JSONSyntax without LossyArray (which needs the rest of Courier).
+json_sources=(Sources/Courier/JSON/{JSONSyntax,JSONValue,JSONValue+Codable,JSONPath}.swift)
+
+courier_sources() { find Sources/Courier -name '*.swift' | sort; }
+
+build() {
+    local name=$1 binary="$out/$1"
+    local -a sources linked=()
+    case $name in
+        gitwire)
+            sources=(Sources/GitWire/{PktLine,AdvertisementReader,RefAdvertisement,GitWireError,GitLimits}.swift)
+            module=GitWire main=Fuzz/GitWire/main.swift ;;
+        feeds)
+            # JSONFeedReader imports Courier for JSONValue: the module is named Courier so that
+            # the import names itself.
+            mapfile -t sources < <(find Sources/Feeds -name '*.swift' | sort)
+            sources+=("${json_sources[@]}")
+            module=Courier main=Fuzz/Feeds/main.swift ;;
+        json)
+            sources=("${json_sources[@]}")
+            module=Courier main=Fuzz/JSON/main.swift ;;
+        headers | diskcache)
+            mapfile -t sources < <(courier_sources)
+            local bin
+            bin=$(debug_build)
+            linked=(-I "$bin/Modules" "$bin"/HTTPTypes.build/*.o "$bin"/Logging.build/*.o)
+            module=Courier
+            if [ "$name" = headers ]; then main=Fuzz/Headers/main.swift; else main=Fuzz/DiskCache/main.swift; fi ;;
+        images)
+            sources=(Sources/CourierImages/{ImageHeader,ImageFormat}.swift)
+            module=CourierImages main=Fuzz/Images/main.swift ;;
+        *) echo "unknown harness $name" >&2; return 1 ;;
+    esac
+    # Rebuild only when a source is newer than the binary.
+    if [ -x "$binary" ] && [ -z "$(find "${sources[@]}" "$main" -newer "$binary" 2>/dev/null)" ]; then return 0; fi
+    echo "== building $name" >&2
+    if ! swiftc "${flags[@]}" -module-name "$module" "${sources[@]}" "$main" "${linked[@]}" -o "$binary" \
+        >"$out/$name.build.log" 2>&1; then
+        grep -v 'Cannot export local symbol' "$out/$name.build.log" >&2
+        echo "build of $name failed" >&2
+        return 1
+    fi
+}
+
+# Copies the seeds of `name` into its working corpus (files up to 64 KiB).
+seed() {
+    local name=$1 corpus="Fuzz/corpus/$1"
+    mkdir -p "$corpus"
+    local -a from=("Fuzz/seeds/$name")
+    case $name in
+        feeds) from+=("$conformance/feeds/corpus") ;;
+        json) from+=(Tests/CourierTestServer/Resources Tests/CourierTestingTests/Fixtures) ;;
+        headers | gitwire | images | diskcache) ;;
+    esac
+    for directory in "${from[@]}"; do
+        [ -d "$directory" ] || continue
+        find "$directory" -type f -size -65537c -print0 | while IFS= read -r -d '' file; do
+            local target
+            target="$corpus/seed-$(sha1sum "$file" | cut -c1-16)"
+            [ -e "$target" ] || cp "$file" "$target"
+        done
+    done
+    if [ "$name" = json ] && [ -d "$conformance/feeds/corpus" ]; then
+        find "$conformance/feeds/corpus" -name '*.json' -size -65537c -exec cp -n {} "$corpus/" \;
+    fi
+    large_seeds "$name" "$corpus"
+    if [ "$name" = diskcache ]; then FUZZ_WRITE_SEEDS="$corpus" "$out/diskcache" -runs=0 "$corpus" >/dev/null 2>&1 || true; fi
+}
+
+# `text` repeated to 64 KiB, as the seed `corpus/large-<label>`: inputs that make super-linear
+# work show at once (libFuzzer's mutations take long to grow inputs that large).
+repeat() {
+    local corpus=$1 label=$2 text=$3
+    [ -e "$corpus/large-$label" ] || { yes -- "$text" | tr -d '\n' | head -c 65536 >"$corpus/large-$label" || true; }
+}
+
+large_seeds() {
+    local name=$1 corpus=$2
+    case $name in
+        gitwire)
+            repeat "$corpus" empty-packets 0004
+            repeat "$corpus" refs "0043$(printf 'a1%.0s' {1..20}) refs/heads/branch-0001"
+            repeat "$corpus" capabilities "000dversion 2" ;;
+        feeds)
+            repeat "$corpus" open-tags '<a>'
+            repeat "$corpus" entities '&amp;&#x41;&lt;&unknown;'
+            repeat "$corpus" comments '<!--'
+            repeat "$corpus" attributes '<a b="1" c="&amp;" '
+            repeat "$corpus" cdata '<![CDATA[x]]>'
+            repeat "$corpus" items '<rss><channel><item><title>t</title><link>l</link></item>' ;;
+        json)
+            repeat "$corpus" arrays '['
+            repeat "$corpus" objects '{"a":'
+            repeat "$corpus" escapes '"\u00e9\\\n'
+            repeat "$corpus" numbers '1234567890' ;;
+        headers)
+            repeat "$corpus" directives 'max-age=1, '
+            repeat "$corpus" quotes 'a="\"'
+            repeat "$corpus" separators ', ; - ' ;;
+        images)
+            { printf '\xff\xd8'; yes -- $'\xff' | tr -d '\n' | head -c 65530; } >"$corpus/large-jpeg-fill" 2>/dev/null || true
+            { printf '\xff\xd8'; for _ in $(seq 16000); do printf '\xff\xe0\x00\x02'; done; } >"$corpus/large-jpeg-segments" ;;
+        diskcache) ;;
+    esac
+}
+
+summary=()
+for name in "${harnesses[@]}"; do
+    build "$name"
+    seed "$name"
+    artifacts="$out/artifacts/$name/"
+    mkdir -p "$artifacts"
+    log="$out/$name.log"
+    touch "$out/.started-$name"  # artifacts newer than this are this run's
+    echo "== fuzzing $name for ${seconds}s" >&2
+    keep_going=()
+    if [ "${FUZZ_KEEP_GOING:-0}" = 1 ] || [[ " ${FUZZ_KEEP_GOING_FOR:-} " == *" $name "* ]]; then keep_going=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1); fi
+    set +e
+    "$out/$name" "Fuzz/corpus/$name" -max_total_time="$seconds" -timeout="$timeout" -max_len=65536 \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" "${keep_going[@]}" >"$log" 2>&1
+    status=$?
+    set -e
+    # (greps that find nothing must not end the script: set -e and pipefail are on)
+    last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{ s += $2 } END { print s + 0 }' || true)
+    [ "${execs:-0}" = 0 ] && execs=$(echo "$last" | sed -E 's/^#([0-9]+).*/\1/')
+    cov=$(echo "$last" | grep -o 'cov: [0-9]*' | cut -d' ' -f2 || true)
+    ft=$(echo "$last" | grep -o 'ft: [0-9]*' | cut -d' ' -f2 || true)
+    crashes=$(find "$artifacts" \( -name 'crash-*' -o -name 'oom-*' -o -name 'leak-*' \) -newer "$out/.started-$name" | wc -l)
+    timeouts=$(find "$artifacts" \( -name 'timeout-*' -o -name 'slow-unit-*' \) -newer "$out/.started-$name" | wc -l)
+    summary+=("$(printf '%-10s execs %-10s cov %-6s ft %-7s crashes %-3s timeouts %-3s exit %s' \
+        "$name" "$execs" "${cov:-?}" "${ft:-?}" "$crashes" "$timeouts" "$status")")
+done
+
+echo
+printf '%s\n' "${summary[@]}"
+echo "(logs in $out/<harness>.log, reproducers in $out/artifacts/<harness>/)"
