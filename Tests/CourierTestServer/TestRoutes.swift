@@ -215,8 +215,8 @@ enum TestRoutes {
     /// is absent or names the tag, else the whole file (200). `drop_once=M` closes the
     /// connection after M bytes the first time `name` is asked for, `stall_once=M` goes silent
     /// after M bytes that time (`drop_until=N`: the first N times); `ranges=no` ignores Range;
-    /// `range_shift=K`, `unsolicited_206`, `short_part=K` and `short_body=K` answer with parts
-    /// that do not fit the request.
+    /// `range_shift=K`, `unsolicited_206`, `short_part=K`, `short_body=K` and `content_range=RAW`
+    /// answer with parts that do not fit the request.
     /// Requests are counted under `name`, and `name:range` for a 206.
     static func file(
         _ request: Request,
@@ -249,7 +249,7 @@ enum TestRoutes {
         let end = size - (query.get("short_part", as: Int.self) ?? 0)
         let shortBody = query.get("short_body", as: Int.self)
         if shortBody == nil { headers[.contentLength] = String(end - start) }
-        if isPart { headers[.contentRange] = "bytes \(start)-\(end - 1)/\(size)" }
+        if isPart { headers[.contentRange] = query.get("content_range") ?? "bytes \(start)-\(end - 1)/\(size)" }
         let dropsUntil = query.get("drop_until", as: Int.self) ?? 1
         let dropAfter = hit <= dropsUntil ? query.get("drop_once", as: Int.self) : nil
         let stallAfter = hit == 1 ? query.get("stall_once", as: Int.self) : nil

@@ -22,6 +22,9 @@ final class DownloadWriter: Sendable {
         var written: Int64 = 0
         var expected: Int64?
         var otherBody = Data()
+        /// Whether a 200 started the file over: the bytes resumed are gone, so no later part
+        /// (a retried attempt's 206) can continue them.
+        var startedOver = false
     }
 
     private static let otherBodyLimit = 64 << 10
@@ -31,6 +34,8 @@ final class DownloadWriter: Sendable {
     /// The bytes already on disk when the request was sent (0 unless resuming: then the request
     /// asked for the bytes from here on).
     let resumeOffset: Int64
+    /// The whole file's length as an earlier response announced it, when resuming.
+    let resumedTotal: Int64?
     private let progress: @Sendable (DownloadProgress) -> Void
     private let state = Mutex(State())
 
@@ -38,8 +43,10 @@ final class DownloadWriter: Sendable {
         partial: PartialDownload,
         url: String,
         resumeOffset: Int64,
+        resumedTotal: Int64? = nil,
         progress: @escaping @Sendable (DownloadProgress) -> Void
     ) {
+        self.resumedTotal = resumedTotal
         self.partial = partial
         self.url = url
         self.resumeOffset = resumeOffset
@@ -57,6 +64,9 @@ final class DownloadWriter: Sendable {
             state.otherBody = Data()
         }
     }
+
+    /// Whether the current response's head has been seen.
+    var hasStarted: Bool { state.withLock { $0.head != nil } }
 
     /// The body of a response that was not written to the file.
     var otherBody: Data { state.withLock { $0.otherBody } }
@@ -105,9 +115,7 @@ final class DownloadWriter: Sendable {
     func finish() throws(RequestError) {
         try state.withLock { (state) throws(RequestError) in
             guard state.descriptor >= 0 else {
-                // An empty body: the file is empty.
-                try start(state.head ?? HTTPResponse(status: .ok), &state)
-                return try finish(&state)
+                throw .fileSystem(path: partial.data.path, reason: "the download ended before its file was opened")
             }
             try finish(&state)
         }
@@ -147,11 +155,19 @@ final class DownloadWriter: Sendable {
                     "the server sent bytes \(range.first)-\(range.last) of \(total), not the rest of the file"
                 )
             }
-            state.expected = range.total ?? range.last + 1
+            guard !state.startedOver else {
+                throw partFailure("the server sent a part (206) after it had sent the whole file anew")
+            }
+            let total = range.total ?? range.last + 1
+            if let resumedTotal, resumedTotal != total {
+                throw partFailure("the server's file is now \(total) bytes long, not the \(resumedTotal) resumed")
+            }
+            state.expected = total
             state.written = resumeOffset
         } else {
-            state.expected = head.headerFields[.contentLength].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+            state.expected = head.headerFields[.contentLength].flatMap { ContentRange.number($0) }
             state.written = 0
+            state.startedOver = state.startedOver || resumeOffset > 0
         }
         // Never through a symbolic link someone put in the partial file's place.
         let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | (isContinuation ? 0 : O_TRUNC)
@@ -228,7 +244,9 @@ private func writeFile(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: 
     write(descriptor, bytes, count)
 }
 
-/// `Content-Range: bytes first-last/total` (RFC 9110 §14.4); `total` is `nil` for `*`.
+/// `Content-Range: bytes first-last/total` (RFC 9110 §14.4); `total` is `nil` for `*`. Numbers
+/// are ASCII digits only (no sign), `first ≤ last < total`, and `last` leaves room to count one
+/// byte past it: no value a server sends can make the arithmetic on it overflow.
 struct ContentRange: Equatable {
     var first: Int64
     var last: Int64
@@ -239,11 +257,24 @@ struct ContentRange: Equatable {
         guard parts.count == 2, parts[0].lowercased() == "bytes" else { return nil }
         let rangeAndTotal = parts[1].split(separator: "/", maxSplits: 1)
         let bounds = rangeAndTotal.first?.split(separator: "-", maxSplits: 1) ?? []
-        guard rangeAndTotal.count == 2, bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]),
-            first <= last
+        guard rangeAndTotal.count == 2, bounds.count == 2, let first = Self.number(bounds[0]),
+            let last = Self.number(bounds[1]), first <= last, last < Int64.max
         else { return nil }
         self.first = first
         self.last = last
-        self.total = rangeAndTotal[1] == "*" ? nil : Int64(rangeAndTotal[1])
+        if rangeAndTotal[1] == "*" {
+            self.total = nil
+        } else {
+            guard let total = Self.number(rangeAndTotal[1]), total > last else { return nil }
+            self.total = total
+        }
+    }
+
+    /// A non-negative decimal of ASCII digits that fits in `Int64`.
+    static func number(_ text: some StringProtocol) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return Int64(text)
     }
 }

@@ -15,6 +15,8 @@ struct FileSinkTransport: HTTPTransport {
         let head = try await base.send(request) { head, chunk throws(RequestError) in
             try writer.receive(head, chunk)
         }
+        // An empty body still starts (and checks) the file from its own head.
+        if !writer.hasStarted { try writer.receive(head, Data()) }
         // A body that ended early is a broken connection, whatever the framing said: retried
         // by `Retry` where configured, and never moved into place.
         if head.status.code == 200 || head.status.code == 206, let shortfall = writer.shortfall {

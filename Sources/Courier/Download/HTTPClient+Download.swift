@@ -41,6 +41,7 @@ extension HTTPClient {
             partial: partial,
             url: request.url,
             resumeOffset: resumable?.offset ?? 0,
+            resumedTotal: resumable?.total,
             progress: progress
         )
         let pipeline = Self.pipeline(

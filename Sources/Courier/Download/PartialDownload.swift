@@ -19,7 +19,7 @@ struct PartialDownload: Sendable {
     /// leftovers removed) when there is nothing usable: no partial file, another URL, no
     /// validator to make the resumption safe, more bytes than the file has, or a partial file
     /// that is not a regular file (a symbolic link is never followed).
-    func resumable(for url: String) -> (offset: Int64, validator: String)? {
+    func resumable(for url: String) -> (offset: Int64, validator: String, total: Int64?)? {
         let attributes = try? FileManager.default.attributesOfItem(atPath: data.path)
         guard let bytes = try? Data(contentsOf: metadata),
             let saved = try? JSONDecoder().decode(Metadata.self, from: bytes),
@@ -31,7 +31,7 @@ struct PartialDownload: Sendable {
             discard()
             return nil
         }
-        return (size, validator)
+        return (size, validator, saved.expectedBytes)
     }
 
     func save(_ metadata: Metadata) throws(RequestError) {
