@@ -393,11 +393,15 @@ struct HTTPCacheTests {
                 $0.hasSuffix(".entry")
             }
             #expect(files.count == 2)
+            // Entries are filed under keyed hashes: the damaged one is the one written last.
             let damaged = try #require(
-                files.first { name in
-                    let data =
-                        FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) ?? Data()
-                    return String(decoding: data, as: UTF8.self).contains("/cacheable/damaged")
+                files.max { first, second in
+                    func modified(_ name: String) -> Date {
+                        let path = directory.appendingPathComponent(name).path
+                        return (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+                            ?? .distantPast
+                    }
+                    return modified(first) < modified(second)
                 }
             )
             let damagedURL = directory.appendingPathComponent(damaged)
@@ -461,7 +465,9 @@ struct HTTPCacheTests {
             for name in files {
                 let file = directory.appendingPathComponent(name).path
                 let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
-                let leaked = ["header-secret", "query-secret", "cookie-secret"].filter { text.contains($0) }
+                let leaked = ["header-secret", "query-secret", "cookie-secret", "/cacheable/secret"].filter {
+                    text.contains($0)
+                }
                 #expect(leaked.isEmpty, "\(name) holds \(leaked)")
                 #expect(try Self.permissions(file) == 0o600, "\(name)")
             }
@@ -499,6 +505,13 @@ struct HTTPCacheTests {
             #expect(DiskCacheStore.decode(entry, key: key) == nil, "\(forged)")
         }
         #expect(DiskCacheStore.decode(valid, key: key)?.first?.body == Data("body".utf8))
+        // Dates no cache could have written are refused too: ages computed from them would trap.
+        for date in ["-1e300", "1e300", "-978307201"] {
+            let forged = Self.entry(in: valid) {
+                $0.replacing(/"requestTime":[-0-9.eE+]+/, with: #""requestTime":\#(date)"#)
+            }
+            #expect(DiskCacheStore.decode(forged, key: key) == nil, "requestTime \(date)")
+        }
 
         let logs = LogRecorder()
         let cache = try HTTPCache(
@@ -512,7 +525,14 @@ struct HTTPCacheTests {
         let file = directory.appendingPathComponent(try #require(files.first))
         try Self.entry(replacing: "\"bodyLengths\":[4]", with: "\"bodyLengths\":[9223372036854775807]", in: valid)
             .write(to: file)
-        try Data().write(to: directory.appendingPathComponent(".interrupted.tmp"))
+        let interrupted = directory.appendingPathComponent(".interrupted.tmp")
+        try Data().write(to: interrupted)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-120)],
+            ofItemAtPath: interrupted.path
+        )
+        let inFlight = directory.appendingPathComponent(".another-process.tmp")
+        try Data().write(to: inFlight)
         let reopened = try HTTPCache(
             memoryCapacity: 0,
             directory: directory,
@@ -520,18 +540,23 @@ struct HTTPCacheTests {
         )
         #expect(await reopened.variants(forKey: key).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: file.path), "the forged entry was deleted")
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".interrupted.tmp").path))
+        #expect(!FileManager.default.fileExists(atPath: interrupted.path))
+        #expect(FileManager.default.fileExists(atPath: inFlight.path), "a write in progress elsewhere is left alone")
         #expect(logs.messages.contains("Deleted a damaged HTTP cache entry"))
     }
 
     /// `valid` with `old` replaced by `new` in its JSON, lengths and checksum made right again.
     static func entry(replacing old: String, with new: String, in valid: Data) -> Data {
+        entry(in: valid) { $0.replacingOccurrences(of: old, with: new) }
+    }
+
+    /// `valid` with its JSON changed by `change`, lengths and checksum made right again.
+    static func entry(in valid: Data, changing change: (String) -> String) -> Data {
         var bytes = [UInt8](valid.dropLast(8))
         let keyLength = bytes[5..<9].reduce(0) { $0 << 8 | Int($1) }
         let jsonStart = 9 + keyLength + 4
         let jsonLength = bytes[(9 + keyLength)..<jsonStart].reduce(0) { $0 << 8 | Int($1) }
-        let json = String(decoding: bytes[jsonStart..<(jsonStart + jsonLength)], as: UTF8.self)
-            .replacingOccurrences(of: old, with: new)
+        let json = change(String(decoding: bytes[jsonStart..<(jsonStart + jsonLength)], as: UTF8.self))
         let length = UInt32(json.utf8.count)
         bytes.replaceSubrange(
             (9 + keyLength)..<(jsonStart + jsonLength),

@@ -10,9 +10,9 @@ import Darwin
 
 /// What keeps an ``HTTPCache``'s credentials out of its files: request values that `Vary`
 /// selects on and that are credentials (`Authorization`, `Cookie`, `X-API-Key`… by
-/// ``Redaction``'s rule), and the values of secret query items in the URLs entries are filed
-/// under, are kept only as HMAC-SHA256 keyed hashes. Requests still find their entries, since
-/// the same value hashes the same; the files never hold the value.
+/// ``Redaction``'s rule), and the URLs entries are filed under (whose paths and queries may
+/// hold tokens), are kept only as HMAC-SHA256 keyed hashes. Requests still find their entries,
+/// since the same value hashes the same; the files never hold the value.
 ///
 /// The key is random for each cache. A cache with a directory keeps it there, in a file only
 /// its owner can read, so that entries survive restarts.
@@ -64,14 +64,6 @@ struct CacheSecrets: Sendable {
     func hashed(_ value: some StringProtocol) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: key)
         return "hmac-sha256:" + code.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-    }
-
-    /// `url` with the values of its secret query items (``Redaction``'s rule) hashed.
-    func protectingQuery(of url: String) -> String {
-        guard let question = url.firstIndex(of: "?") else { return url }
-        let end = url[question...].firstIndex(of: "#") ?? url.endIndex
-        let query = url[url.index(after: question)..<end]
-        return url[...question] + Redaction.replacingSecretValues(inQuery: query) { hashed($0) } + url[end...]
     }
 
     /// The request's values of the `names` fields, as ``CacheRules/selectingValues(for:in:)``

@@ -21,9 +21,13 @@ enum CacheValidation {
 
     /// Whether the caller's own `If-None-Match` (weak comparison, `*` for any) or, without one,
     /// `If-Modified-Since` holds for `stored`, so that a cache answers 304 (RFC 9110 §13.1.1,
-    /// §13.1.3; RFC 9111 §4.3.2). Requests without conditions never match.
+    /// §13.1.3; RFC 9111 §4.3.2). Requests without conditions, and stored responses that are
+    /// not successes, never match.
     static func conditionsHold(in request: HTTPRequest, for stored: HTTPResponse) -> Bool {
-        guard request.method == .get || request.method == .head else { return false }
+        // Preconditions apply only where the response would be a success (RFC 9110 §13.2.1).
+        guard request.method == .get || request.method == .head, (200..<300).contains(stored.status.code) else {
+            return false
+        }
         let tags = request.headerFields[values: .ifNoneMatch]
         if !tags.isEmpty {
             guard let storedTag = stored.headerFields[.eTag] else { return false }

@@ -36,7 +36,9 @@ struct CachedResponse: Sendable, Equatable {
     /// The response to hand out: the stored one with `Age` set to its current age.
     func response(now: Date, outcome: CacheOutcome) -> RawResponse {
         var head = self.head
-        head.headerFields[.age] = String(Int(freshness(now: now).currentAge.rounded(.down)))
+        // Clamped as delta-seconds are: dates from a damaged entry cannot make it trap.
+        let age = min(max(0, freshness(now: now).currentAge), Double(CacheControl.maximumDeltaSeconds))
+        head.headerFields[.age] = String(Int(age.rounded(.down)))
         var response = RawResponse(head: head, body: body, url: url)
         response.cacheOutcome = outcome
         return response

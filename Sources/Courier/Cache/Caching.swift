@@ -154,6 +154,10 @@ public struct Caching: Middleware {
         {
             return stale
         }
+        // A 304 that came through a redirect speaks for another URL than the one stored.
+        if response.status == 304, !hasOwnConditions, response.url != request.url {
+            return try await fetch(request, key: key, stored: stored, next: next)
+        }
         guard response.status == 304, !hasOwnConditions else {
             return await remember(
                 response,

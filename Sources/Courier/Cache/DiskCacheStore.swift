@@ -14,9 +14,9 @@ import Darwin
 ///
 /// A file is `CCHE`, a version byte, the key, the responses' metadata as JSON, their bodies,
 /// and an FNV-1a checksum of all of that. Files are the owner's only (0600, and 0700 for a
-/// directory the store creates); they hold neither credentials the response sets
-/// (`Set-Cookie`…) nor the URL the entry belongs to: the caller passes keys whose secrets are
-/// already hashed, and the URL back when reading.
+/// directory the store creates; a directory another user owns or may write to is refused);
+/// they hold neither credentials the response sets (`Set-Cookie`…) nor the URL the entry
+/// belongs to: the caller passes keyed hashes as keys, and the URL back when reading.
 ///
 /// The store is an actor on ``FileIOExecutor``: its blocking file I/O never holds one of Swift
 /// concurrency's shared threads.
@@ -44,18 +44,45 @@ actor DiskCacheStore {
                 withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700]
             )
-            let files = try manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+            try Self.checkPrivate(directory)
+            let keys: Set<URLResourceKey> = [.fileSizeKey, .contentModificationDateKey]
+            let files = try manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: Array(keys))
+            let abandoned = Date().addingTimeInterval(-Self.abandonedAfter)
             var total = 0
             for file in files {
                 if file.lastPathComponent.hasSuffix(".tmp") {
-                    try? manager.removeItem(at: file)
+                    // Left by an interrupted write; a younger one may be another process's, still writing.
+                    let modified = (try? file.resourceValues(forKeys: keys).contentModificationDate) ?? .distantPast
+                    if modified < abandoned { try? manager.removeItem(at: file) }
                 } else if file.pathExtension == Self.fileExtension {
                     total += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
                 }
             }
             self.size = total
+        } catch let error as CacheStorageError {
+            throw error
         } catch {
             throw CacheStorageError(directory: directory.path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// How old a temporary file must be to count as left by an interrupted write.
+    static let abandonedAfter: TimeInterval = 60
+
+    /// Refuses a directory another user owns or may write to: its entries would not be ours.
+    private static func checkPrivate(_ directory: URL) throws(CacheStorageError) {
+        var status = stat()
+        guard lstat(directory.path, &status) == 0 else {
+            throw CacheStorageError(directory: directory.path, reason: String(cString: strerror(errno)))
+        }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw CacheStorageError(directory: directory.path, reason: "it is not a directory")
+        }
+        guard status.st_uid == geteuid() else {
+            throw CacheStorageError(directory: directory.path, reason: "another user owns it")
+        }
+        guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            throw CacheStorageError(directory: directory.path, reason: "other users may write to it (chmod 700 it)")
         }
     }
 
@@ -197,7 +224,8 @@ actor DiskCacheStore {
             keyBytes.elementsEqual(key.utf8),
             let json = take(readLength(content, &offset), from: content, at: &offset),
             let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(json)),
-            metadata.responses.count == metadata.bodyLengths.count
+            metadata.responses.count == metadata.bodyLengths.count,
+            metadata.responses.allSatisfy({ isPlausible($0.requestTime) && isPlausible($0.responseTime) })
         else { return nil }
         var variants = metadata.responses
         for index in variants.indices {
@@ -205,6 +233,11 @@ actor DiskCacheStore {
             variants[index].body = Data(body)
         }
         return offset == content.endIndex ? variants : nil
+    }
+
+    /// Whether `date` could be when this cache stored something: from 1970 to 9999.
+    private static func isPlausible(_ date: Date) -> Bool {
+        (0...253_402_300_799).contains(date.timeIntervalSince1970)
     }
 
     /// The next `length` bytes, or `nil` when the length is missing, negative or longer than

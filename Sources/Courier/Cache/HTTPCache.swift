@@ -24,9 +24,10 @@ public final class HTTPCache: Sendable {
     /// Creates a cache.
     ///
     /// The directory is created readable by its owner only (0700), each entry file likewise
-    /// (0600). Entries hold no credentials: request values selected by `Vary` that are
-    /// credentials and secret query items of the URL are kept only as keyed hashes, and
-    /// response fields such as `Set-Cookie` are not written.
+    /// (0600); an existing directory another user owns or may write to is refused. Entries hold
+    /// no credentials and no URLs: request values selected by `Vary` that are credentials and
+    /// the URL an entry is filed under are kept only as keyed hashes, and response fields such
+    /// as `Set-Cookie` are not written.
     ///
     /// - Parameters:
     ///   - memoryCapacity: Bytes of responses kept in memory (least recently used go first).
@@ -65,7 +66,7 @@ public final class HTTPCache: Sendable {
     /// The stored variants for `key`, from memory or else from disk.
     func variants(forKey key: String) async -> [CachedResponse] {
         if let variants = memory.withLock({ $0.value(for: key) }) { return variants }
-        guard let disk, let variants = await disk.read(key: secrets.protectingQuery(of: key), url: key),
+        guard let disk, let variants = await disk.read(key: secrets.hashed(key), url: key),
             !variants.isEmpty
         else { return [] }
         memory.withLock { $0.set(variants, for: key, cost: variants.reduce(0) { $0 + $1.cost }) }
@@ -79,13 +80,13 @@ public final class HTTPCache: Sendable {
             return
         }
         memory.withLock { $0.set(variants, for: key, cost: variants.reduce(0) { $0 + $1.cost }) }
-        await disk?.write(variants, key: secrets.protectingQuery(of: key))
+        await disk?.write(variants, key: secrets.hashed(key))
     }
 
     /// Forgets everything stored for `key`.
     func remove(key: String) async {
         memory.withLock { _ = $0.removeValue(for: key) }
-        await disk?.remove(key: secrets.protectingQuery(of: key))
+        await disk?.remove(key: secrets.hashed(key))
     }
 }
 

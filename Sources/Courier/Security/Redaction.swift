@@ -87,17 +87,9 @@ package enum Redaction {
 
     /// `name=value&…` (a query or a URL-encoded form) with the values of secret names replaced.
     static func redactingQuery(_ query: Substring) -> String {
-        replacingSecretValues(inQuery: query) { _ in placeholder }
-    }
-
-    /// `name=value&…` with the value of each secret name replaced by `replacement(value)`.
-    package static func replacingSecretValues(
-        inQuery query: Substring,
-        _ replacement: (Substring) -> String
-    ) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             guard let equals = item.firstIndex(of: "="), isSecretQueryName(item[..<equals]) else { return String(item) }
-            return item[..<equals] + "=" + replacement(item[item.index(after: equals)...])
+            return item[..<equals] + "=" + placeholder
         }.joined(separator: "&")
     }
 }
