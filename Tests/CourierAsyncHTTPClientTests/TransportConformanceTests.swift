@@ -234,12 +234,14 @@ struct TransportConformanceTests {
                 (.authorization, "Bearer secret"), (.proxyAuthorization, "Basic c2VjcmV0"), (.cookie, "session=secret"),
                 (HTTPField.Name("X-API-Key")!, "k1"), (HTTPField.Name("X-Auth-Token")!, "t1"),
                 (HTTPField.Name("X-Session-Id")!, "s1"), (HTTPField.Name("X-Client-Secret")!, "c1"),
-                (HTTPField.Name("X-Vault-Password")!, "p1"),
+                (HTTPField.Name("X-Vault-Password")!, "p1"), (HTTPField.Name("Ocp-Apim-Subscription-Key")!, "o1"),
+                (HTTPField.Name("X-Functions-Key")!, "f1"),
             ]
             func endpoint(to url: String) -> Endpoint<Echo> {
                 var endpoint = Endpoint<Echo>(path: "/redirect-to", query: [.init(name: "url", value: url)])
                 for (name, value) in secrets { endpoint = endpoint.setting(name, to: value) }
                 return endpoint.setting(.accept, to: "application/json").setting(HTTPField.Name("X-Trace")!, to: "t")
+                    .setting(HTTPField.Name("Idempotency-Key")!, to: "i1")
             }
             let same = try await client.send(endpoint(to: "http://127.0.0.1:\(server.port)/echo"))
             for (name, value) in secrets { #expect(same.headers[name.canonicalName] == value, "\(name)") }
@@ -252,6 +254,7 @@ struct TransportConformanceTests {
             }
             #expect(other.headers["accept"] == "application/json")
             #expect(other.headers["x-trace"] == "t")
+            #expect(other.headers["idempotency-key"] == "i1")
         }
     }
 

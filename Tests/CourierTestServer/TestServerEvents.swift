@@ -43,6 +43,8 @@ public actor TestServerEvents {
     // MARK: - Waiting for events
 
     private var eventWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// How many events happened: a waiter registering late sees it missed one.
+    private var eventCount = 0
     private var abandonedWaiters: Set<Int> = []
     private var nextWaiter = 0
 
@@ -57,10 +59,11 @@ public actor TestServerEvents {
             guard ContinuousClock.now < deadline else { throw TestServerError.timedOut(failure) }
             nextWaiter += 1
             let id = nextWaiter
+            let seen = eventCount
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     await withTaskCancellationHandler {
-                        await self.nextEvent(id)
+                        await self.nextEvent(id, after: seen)
                     } onCancel: {
                         Task { await self.abandon(id) }
                     }
@@ -72,8 +75,8 @@ public actor TestServerEvents {
         }
     }
 
-    private func nextEvent(_ id: Int) async {
-        if abandonedWaiters.remove(id) != nil { return }
+    private func nextEvent(_ id: Int, after seen: Int) async {
+        if abandonedWaiters.remove(id) != nil || eventCount > seen { return }
         await withCheckedContinuation { eventWaiters[id] = $0 }
     }
 
@@ -86,6 +89,7 @@ public actor TestServerEvents {
     }
 
     private func notifyWaiters() {
+        eventCount += 1
         let waiting = eventWaiters
         eventWaiters = [:]
         for waiter in waiting.values { waiter.resume() }

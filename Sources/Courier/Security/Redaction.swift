@@ -14,13 +14,13 @@ package enum Redaction {
 
     /// Query item names (lowercased) whose values are credentials, besides those containing one
     /// of ``secretNameParts``.
-    static let secretQueryNames: Set<String> = ["key", "auth", "sig"]
+    static let secretQueryNames: Set<String> = ["key", "auth", "sig", "appid", "app_id"]
 
     /// Parts of a name (lowercased) that mark its value as a credential wherever it appears: a
     /// header field, a query item, a form field or a JSON object key.
     static let secretNameParts = [
         "token", "secret", "password", "passwd", "api-key", "api_key", "apikey", "session", "credential",
-        "signature", "private-key", "private_key", "cookie",
+        "signature", "private-key", "private_key", "cookie", "passphrase", "assertion", "verifier",
     ]
 
     /// Whether a header field's value is a credential: `Authorization`, `Proxy-Authorization`,
@@ -49,9 +49,14 @@ package enum Redaction {
         "count",
     ]
 
+    /// Names ending in `key` that are not credentials.
+    static let nonSecretKeys: Set<String> = ["idempotency-key", "idempotency_key", "sort_key", "sort-key", "cache-key"]
+
     private static func containsSecretPart(_ lowercased: String) -> Bool {
-        secretNameParts.contains { lowercased.contains($0) }
-            && !describingSuffixes.contains { lowercased.hasSuffix($0) }
+        if describingSuffixes.contains(where: { lowercased.hasSuffix($0) }) { return false }
+        // `X-Functions-Key`, `Ocp-Apim-Subscription-Key`, `access_key`, `apikey`: keys are credentials.
+        if lowercased.hasSuffix("key"), !nonSecretKeys.contains(lowercased) { return true }
+        return secretNameParts.contains { lowercased.contains($0) }
     }
 
     /// The field's value, or `REDACTED` when it is a credential and `redacting` is on.

@@ -13,7 +13,8 @@ import HTTPTypes
 struct RequestTarget: Sendable, Hashable {
     /// `http` or `https`, lowercased.
     var scheme: String
-    /// The host, lowercased, without IPv6 brackets or a trailing dot.
+    /// The host, lowercased, without IPv6 brackets. A trailing dot is kept: `localhost.` and
+    /// `127.0.0.1.` are names a resolver may send to DNS, not this machine.
     var host: String
     /// The port when the authority gives one.
     var port: Int?
@@ -126,8 +127,6 @@ struct RequestTarget: Sendable, Hashable {
     }
 
     private static func normalized(_ host: Substring) -> String {
-        var host = host
-        if host.last == ".", host.count > 1 { host = host.dropLast() }
-        return host.lowercased()
+        host.lowercased()
     }
 }

@@ -3,8 +3,10 @@ import HTTPTypes
 /// Which hosts may be reached over cleartext `http://` — App Transport Security, on every
 /// platform.
 ///
-/// By default HTTPS is required everywhere except loopback (`localhost`, `*.localhost`,
-/// `127.0.0.0/8`, `::1`). A refused request fails with ``RequestError/insecureConnection(_:)``
+/// By default HTTPS is required everywhere except loopback: `localhost`, `127.0.0.0/8` and
+/// `::1`, exactly as written. Names that only usually mean this machine (`api.localhost`,
+/// `localhost.` with a trailing dot) may be sent to DNS by the system's resolver, so they need
+/// an exception like any other host. A refused request fails with ``RequestError/insecureConnection(_:)``
 /// before any connection is made, and the message says how to allow the host.
 ///
 /// ```swift
@@ -85,16 +87,10 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
         return host.withUTF8 { isLoopback(host: $0[...]) }
     }
 
-    /// `localhost`, `*.localhost` (any case), `::1` or 127.0.0.0/8.
+    /// `localhost` (any case), `::1` or 127.0.0.0/8 in dotted decimal.
     private static func isLoopback(host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
-        let localhost = "localhost".utf8
-        if host.count >= localhost.count,
-            host.suffix(localhost.count).lazy.map(lowercased).elementsEqual(localhost),
-            host.count == localhost.count || host[host.endIndex - localhost.count - 1] == UInt8(ascii: ".")
-        {
-            return true
-        }
+        if host.lazy.map(lowercased).elementsEqual("localhost".utf8) { return true }
         if host.elementsEqual("::1".utf8) { return true }
         // 127.0.0.0/8: four dot-separated decimal octets, the first 127.
         var octets = 0
@@ -122,12 +118,10 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
         scheme.utf8.count == 4 && scheme.utf8.elementsEqual("http".utf8) { ($0 | 0x20) == $1 }
     }
 
-    /// Lowercased, without IPv6 brackets or a trailing dot; on bytes, as it runs for every
-    /// cleartext request.
+    /// Lowercased, without IPv6 brackets; on bytes, as it runs for every cleartext request.
     private static func normalized(_ host: String) -> String {
         var bytes = Substring(host).utf8[...]
         if bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") { bytes = bytes.dropFirst().dropLast() }
-        if bytes.last == UInt8(ascii: ".") { bytes = bytes.dropLast() }
         let trimmed = String(Substring(bytes))
         return trimmed.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? trimmed.lowercased() : trimmed
     }

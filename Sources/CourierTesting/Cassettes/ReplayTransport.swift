@@ -40,6 +40,15 @@ public struct ReplayTransport: HTTPTransport {
                 )
             )
         }
+        guard Cassette.finalStatuses.contains(recorded.status) else {
+            throw .transport(
+                TransportFailure(
+                    .other,
+                    request: request.summary,
+                    detail: "the cassette records status \(recorded.status), which is not a final HTTP status"
+                )
+            )
+        }
         return RawResponse(
             head: HTTPResponse(status: .init(code: recorded.status), headerFields: recorded.headerFields),
             body: recorded.body?.data ?? Data(),
