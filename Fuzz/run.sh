@@ -5,7 +5,7 @@
 #
 # Each harness is its module's sources compiled with `swiftc -sanitize=fuzzer,address` together
 # with Fuzz/<Harness>/main.swift (so internal API is reachable and the code under test is
-# instrumented). Harnesses whose sources import HTTPTypes or Logging link those packages'
+# instrumented). Harnesses whose sources import packages (HTTPTypes, Logging, Crypto, collections) link those packages'
 # objects from the package's debug build (`swift build --target Courier` makes them).
 #
 # Binaries go to Fuzz/.build/, working corpora to Fuzz/corpus/<harness>/ (both ignored by git):
@@ -75,7 +75,12 @@ build() {
             mapfile -t sources < <(courier_sources)
             local bin
             bin=$(debug_build)
-            linked=(-I "$bin/Modules" "$bin"/HTTPTypes.build/*.o "$bin"/Logging.build/*.o)
+            linked=(-I "$bin/Modules")
+            # The packages Courier imports, and theirs (swift-crypto's BoringSSL, collections).
+            for product in HTTPTypes Logging Crypto CryptoBoringWrapper CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims \
+                DequeModule InternalCollectionsUtilities ContainersPreview; do
+                mapfile -t -O "${#linked[@]}" linked < <(find "$bin/$product.build" -name '*.o' | sort)
+            done
             module=Courier
             if [ "$name" = headers ]; then main=Fuzz/Headers/main.swift; else main=Fuzz/DiskCache/main.swift; fi ;;
         images)

@@ -31,7 +31,12 @@ enum StoreRoutes {
         await events.record(query: request.uri.query ?? "", for: "search")
         let parameters = request.uri.queryParameters
         var term = parameters.get("term") ?? ""
-        if term.hasPrefix("sleep:") {
+        if term.hasPrefix("hold:") {
+            // `hold:NAME:term` answers once the test calls `events.release(NAME)`.
+            let parts = term.split(separator: ":", maxSplits: 2)
+            await events.waitForRelease(String(parts.count > 1 ? parts[1] : ""))
+            term = parts.count > 2 ? String(parts[2]) : ""
+        } else if term.hasPrefix("sleep:") {
             let parts = term.split(separator: ":", maxSplits: 2)
             try await Task.sleep(for: .milliseconds(Int(parts[1]) ?? 0))
             term = parts.count > 2 ? String(parts[2]) : ""

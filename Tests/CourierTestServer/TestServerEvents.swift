@@ -40,6 +40,22 @@ public actor TestServerEvents {
         notifyWaiters()
     }
 
+    // MARK: - Holding requests
+
+    private var released: Set<String> = []
+
+    /// Lets the requests held under `name` finish.
+    public func release(_ name: String) {
+        released.insert(name)
+        notifyWaiters()
+    }
+
+    /// Waits until `name` is released (a minute at most, so that a test that forgets cannot
+    /// hold the server for ever).
+    func waitForRelease(_ name: String) async {
+        try? await waitUntil("\(name) was not released", timeout: .seconds(60)) { $0.released.contains(name) }
+    }
+
     // MARK: - Waiting for events
 
     private var eventWaiters: [Int: CheckedContinuation<Void, Never>] = [:]

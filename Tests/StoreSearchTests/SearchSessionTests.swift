@@ -12,13 +12,14 @@ struct SearchSessionTests {
         try await TestServer.withRunning { server in
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
-                let slow = Task { try await session.search("sleep:2000:king", category: .music) }
+                let slow = Task { try await session.search("hold:slow:king", category: .music) }
                 try await server.events.waitForQueries(for: "search")
                 let latest = try await session.search("king", category: .software)
                 #expect(latest?.results.map(\.type).allSatisfy { $0 == "App" } == true)
                 #expect(latest?.results.count == 2)
                 let superseded = try await slow.value
                 #expect(superseded == nil, "a superseded search delivers nothing, and no error")
+                await server.events.release("slow")
             }
         }
     }
@@ -27,10 +28,11 @@ struct SearchSessionTests {
         try await TestServer.withRunning { server in
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
-                async let first = session.search("sleep:1500:king", category: .ebook)
+                async let first = session.search("hold:first:king", category: .ebook)
                 try await server.events.waitForQueries(for: "search")
-                let second = try await session.search("sleep:100:king", category: .podcast)
+                let second = try await session.search("king", category: .podcast)
                 #expect(try await first == nil)
+                await server.events.release("first")
                 #expect(second?.results.map(\.type) == ["Podcast"])
             }
         }
@@ -40,10 +42,11 @@ struct SearchSessionTests {
         try await TestServer.withRunning { server in
             try await AsyncHTTPClientTransport.withTransport { transport in
                 let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
-                let pending = Task { try await session.search("sleep:2000:king") }
+                let pending = Task { try await session.search("hold:pending:king") }
                 try await server.events.waitForQueries(for: "search")
                 await session.cancel()
                 #expect(try await pending.value == nil)
+                await server.events.release("pending")
             }
         }
     }

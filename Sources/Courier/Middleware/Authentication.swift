@@ -10,8 +10,12 @@ public import HTTPTypes
 /// )
 /// ```
 ///
-/// Credentials are removed when a redirect leaves the origin, and redacted in logs, cURL
-/// commands and error messages.
+/// A credential whose name follows the redaction rule — `Authorization`, names containing
+/// `auth`, `token`, `secret`, `password` or `api-key`, names ending in `key` (`X-API-Key`,
+/// `Ocp-Apim-Subscription-Key`), and query items such as `api_key`, `key` or `appid` — is left
+/// behind when a redirect leaves the origin and is redacted in logs, cURL commands, error
+/// messages, cassettes and the disk cache. Give custom credentials such a name. A query-item
+/// credential never follows a redirect: the `Location` brings its own query.
 public struct Authentication: Middleware {
     private enum Credential: Sendable {
         case header(HTTPField.Name, String)
