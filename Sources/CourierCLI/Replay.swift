@@ -94,15 +94,9 @@ struct Replay: AsyncParsableCommand {
         let authority = request.head.authority ?? ""
         guard TransportSecurityPolicy.isLoopback(authority: authority) || Self.host(of: authority) == host.lowercased()
         else {
-            return Response(
-                status: .misdirectedRequest,
-                headers: [.contentType: "text/plain; charset=utf-8"],
-                body: ResponseBody(
-                    byteBuffer: ByteBuffer(
-                        string:
-                            "courier replay answers only requests addressed to this machine (Host: 127.0.0.1 or localhost)\n"
-                    )
-                )
+            return Self.text(
+                "courier replay answers only requests addressed to this machine (Host: 127.0.0.1 or localhost)",
+                status: .misdirectedRequest
             )
         }
         let body = Data((try await request.body.collect(upTo: 64 << 20)).readableBytesView)
@@ -117,15 +111,9 @@ struct Replay: AsyncParsableCommand {
                 contentType: contentType
             )
         else {
-            return Response(
-                status: .notFound,
-                headers: [.contentType: "text/plain; charset=utf-8"],
-                body: ResponseBody(
-                    byteBuffer: ByteBuffer(
-                        string:
-                            "courier replay: no recording of \(request.method) \(target) (the cassettes hold \(player.summary))\n"
-                    )
-                )
+            return Self.text(
+                "courier replay: no recording of \(request.method) \(target) (the cassettes hold \(player.summary))",
+                status: .notFound
             )
         }
         var headers = recorded.headerFields
@@ -134,6 +122,15 @@ struct Replay: AsyncParsableCommand {
             status: HTTPResponse.Status(code: recorded.status),
             headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: recorded.body?.data ?? Data()))
+        )
+    }
+
+    /// A plain-text answer of one line.
+    private static func text(_ line: String, status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "text/plain; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: line + "\n"))
         )
     }
 
