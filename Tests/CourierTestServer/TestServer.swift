@@ -4,6 +4,7 @@ import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 
 /// A real HTTP server on 127.0.0.1 with the routes Courier's tests and benchmarks need: JSON,
 /// echo, redirects, error statuses, slow, large, dropped and hanging responses.
@@ -53,15 +54,33 @@ public struct TestServer: Sendable {
             },
             logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
         )
+        // Stopped gracefully: the listening socket closes first, so no connection is accepted
+        // while the server is being torn down; requests still running after a second (a
+        // stalled transfer, a held search) are then cancelled.
+        var configuration = ServiceGroupConfiguration(
+            services: [app],
+            logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        configuration.maximumGracefulShutdownDuration = .seconds(1)
+        let services = ServiceGroup(configuration: configuration)
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
+            group.addTask { try await services.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else {
                 group.cancelAll()
                 throw TestServerError.didNotStart
             }
-            defer { group.cancelAll() }
-            return try await body(TestServer(port: port, scheme: tls ? "https" : "http", events: events))
+            let result: Result
+            do {
+                result = try await body(TestServer(port: port, scheme: tls ? "https" : "http", events: events))
+            } catch {
+                await services.triggerGracefulShutdown()
+                group.cancelAll()
+                throw error
+            }
+            await services.triggerGracefulShutdown()
+            try? await group.waitForAll()
+            return result
         }
     }
 
