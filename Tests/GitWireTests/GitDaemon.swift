@@ -31,27 +31,37 @@ final class GitDaemon: @unchecked Sendable {
     private init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("gitwire-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        port = Self.freePort()
         try Self.makeRepositories(in: root)
         // In the foreground, so that its pid is ours to stop (a --detach'ed daemon would also
         // keep the pipe Foundation watches its child's exit through).
         // git-daemon itself, not the `git daemon` wrapper: the wrapper's pid would not stop it.
         let execPath = try Self.git(["--exec-path"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: execPath).appendingPathComponent("git-daemon")
-        daemon.arguments = [
-            "--reuseaddr", "--base-path=\(root.path)", "--export-all", "--listen=127.0.0.1", "--port=\(port)",
-            root.path,
-        ]
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = FileHandle.nullDevice
-        daemon.standardInput = FileHandle.nullDevice
-        try daemon.run()
-        // Wait until it accepts connections.
-        for _ in 0..<100 {
-            if Self.canConnect(port) { return }
-            usleep(50_000)
+        // A free port can be taken by another test between our probe and the daemon's bind: a
+        // daemon that exits is started again on another port. Waiting for it to listen allows
+        // for a loaded machine; the wait ends as soon as it accepts.
+        for _ in 0..<5 {
+            let port = Self.freePort()
+            let daemon = Process()
+            daemon.executableURL = URL(fileURLWithPath: execPath).appendingPathComponent("git-daemon")
+            daemon.arguments = [
+                "--reuseaddr", "--base-path=\(root.path)", "--export-all", "--listen=127.0.0.1", "--port=\(port)",
+                root.path,
+            ]
+            daemon.standardOutput = FileHandle.nullDevice
+            daemon.standardError = FileHandle.nullDevice
+            daemon.standardInput = FileHandle.nullDevice
+            try daemon.run()
+            let deadline = Date().addingTimeInterval(60)
+            while daemon.isRunning, !Self.canConnect(port), Date() < deadline { usleep(50_000) }
+            if daemon.isRunning, Self.canConnect(port) {
+                self.port = port
+                self.daemon = daemon
+                return
+            }
+            if daemon.isRunning { daemon.terminate() }
         }
+        try? FileManager.default.removeItem(at: root)
+        throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "git daemon did not start"])
     }
 
     /// Stops the daemon by its pid (and the connections it forked) and removes the repositories.
