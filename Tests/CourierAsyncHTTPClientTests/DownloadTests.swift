@@ -55,6 +55,10 @@ struct DownloadTests {
             #expect(!FileManager.default.fileExists(atPath: destination.path))
             let partial = try Data(contentsOf: destination.appendingPathExtension("download"))
             #expect(partial == Self.expected(partial.count))
+            let metadata = destination.appendingPathExtension("download.json").path
+            let mode = (try FileManager.default.attributesOfItem(atPath: metadata)[.posixPermissions] as? NSNumber)?
+                .intValue
+            #expect(mode.map { $0 & 0o777 } == 0o600, "the metadata holds the URL: the owner's only")
             #expect(partial.count > 0 && partial.count <= 1_000_000)
 
             let result = try await client.download(endpoint, to: destination)

@@ -34,11 +34,21 @@ struct PartialDownload: Sendable {
         return (size, validator, saved.expectedBytes)
     }
 
+    /// Writes the metadata readable by its owner only (it holds the URL, which may carry a
+    /// token), replacing the previous one in one step.
     func save(_ metadata: Metadata) throws(RequestError) {
+        let temporary = self.metadata.deletingLastPathComponent()
+            .appendingPathComponent(".\(UUID().uuidString).download.json.tmp")
         do {
-            try JSONEncoder().encode(metadata).write(to: self.metadata, options: .atomic)
+            try PrivateFile.write(try JSONEncoder().encode(metadata), to: temporary.path)
         } catch {
-            throw .fileSystem(path: self.metadata.path, reason: (error as NSError).localizedDescription)
+            try? FileManager.default.removeItem(at: temporary)
+            throw .fileSystem(path: self.metadata.path, reason: "\(error)")
+        }
+        guard rename(temporary.path, self.metadata.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw .fileSystem(path: self.metadata.path, reason: reason)
         }
     }
 
