@@ -21,6 +21,10 @@ struct XMLTokenizer {
     private var entities: [String: [UInt8]] = [:]
     private var externalEntities: Set<String> = []
     private var expansion = 0
+    /// How far the search for the end of the unfinished token at `position` got, so that the
+    /// next chunk resumes there: scanning the token again from its start on every chunk made
+    /// input trickled in small pieces quadratic in the token's length.
+    private var scan = PendingScan()
 
     init(limits: XMLLimits = XMLLimits()) {
         self.limits = limits
@@ -55,17 +59,23 @@ struct XMLTokenizer {
 
     private mutating func drain(final: Bool, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) {
         while position < buffer.count {
+            let start = position
             if buffer[position] == UInt8(ascii: "<") {
                 guard try markup(final: final, emit: emit) else { break }
             } else {
-                let end = buffer[position...].firstIndex(of: UInt8(ascii: "<")) ?? buffer.count
+                let from = resume(.text, at: position)
+                let end = buffer[from...].firstIndex(of: UInt8(ascii: "<")) ?? buffer.count
                 if end == buffer.count, !final {
-                    guard end - position > limits.maximumTokenSize else { break }
+                    guard end - position > limits.maximumTokenSize else {
+                        suspend(.text, at: end)
+                        break
+                    }
                     throw FeedError("a run of text is longer than \(limits.maximumTokenSize) bytes")
                 }
                 try text(buffer[position..<end], emit: emit)
                 position = end
             }
+            if position != start { scan = PendingScan() }
         }
         if position > 1 << 16 || position == buffer.count {
             buffer.removeFirst(position)
@@ -90,10 +100,10 @@ struct XMLTokenizer {
     private mutating func markup(final: Bool, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) -> Bool {
         let rest = buffer[position...]
         if rest.starts(with: "<!--".utf8) {
-            return skip(until: "-->", from: 4, final: final, what: "comment")
+            return skip(until: "-->", from: 4, final: final, kind: .comment)
         }
         if rest.starts(with: "<![CDATA[".utf8) {
-            guard let end = find("]]>", from: position + 9) else {
+            guard let end = find("]]>", from: position + 9, kind: .cdata) else {
                 guard final else { return false }
                 problem("an unterminated CDATA section")
                 try emitCDATA(buffer[(position + 9)...], emit: emit)
@@ -105,7 +115,7 @@ struct XMLTokenizer {
             return true
         }
         if rest.starts(with: "<?".utf8) {
-            return skip(until: "?>", from: 2, final: final, what: "processing instruction")
+            return skip(until: "?>", from: 2, final: final, kind: .instruction)
         }
         if rest.starts(with: "<!".utf8) {
             return try declaration(final: final)
@@ -118,7 +128,9 @@ struct XMLTokenizer {
         }
         let next = buffer[position + 1]
         if next == UInt8(ascii: "/") {
-            guard let end = tagEnd(from: position + 2) else { return incomplete(final: final, what: "end tag") }
+            guard let end = tagEnd(from: position + 2, kind: .endTag) else {
+                return incomplete(final: final, what: "end tag")
+            }
             let name = String(decoding: buffer[(position + 2)..<end], as: UTF8.self).trimmingXMLSpace()
             position = end + 1
             try endTag(name, emit: emit)
@@ -130,13 +142,26 @@ struct XMLTokenizer {
             position += 1
             return true
         }
-        guard let end = tagEnd(from: position + 1) else { return incomplete(final: final, what: "start tag") }
+        guard let end = tagEnd(from: position + 1, kind: .startTag) else {
+            return incomplete(final: final, what: "start tag")
+        }
         var body = buffer[(position + 1)..<end]
         let isEmpty = body.last == UInt8(ascii: "/")
         if isEmpty { body = body.dropLast() }
         position = end + 1
         try startTag(body, isEmpty: isEmpty, emit: emit)
         return true
+    }
+
+    /// Where the scan of a token of `kind` starting at `start` resumes: after the bytes an
+    /// earlier chunk's scan of the same token already looked at.
+    private func resume(_ kind: PendingScan.Kind, at start: Int) -> Int {
+        scan.kind == kind ? max(start, position + scan.offset) : start
+    }
+
+    /// Remembers that the token at `position` was scanned up to `index` without finding its end.
+    private mutating func suspend(_ kind: PendingScan.Kind, at index: Int, quote: UInt8? = nil, brackets: Int = 0) {
+        scan = PendingScan(kind: kind, offset: index - position, quote: quote, brackets: brackets)
     }
 
     private mutating func incomplete(final: Bool, what: String) -> Bool {
@@ -146,27 +171,38 @@ struct XMLTokenizer {
         return true
     }
 
-    private mutating func skip(until terminator: String, from offset: Int, final: Bool, what: String) -> Bool {
-        guard let end = find(terminator, from: position + offset) else { return incomplete(final: final, what: what) }
+    private mutating func skip(until terminator: String, from offset: Int, final: Bool, kind: PendingScan.Kind) -> Bool
+    {
+        guard let end = find(terminator, from: position + offset, kind: kind) else {
+            return incomplete(final: final, what: kind.description)
+        }
         position = end + terminator.utf8.count
         return true
     }
 
-    private func find(_ terminator: String, from start: Int) -> Int? {
+    /// The index of the first `terminator` at or after `start` (or after where an earlier
+    /// search for the same token stopped).
+    private mutating func find(_ terminator: String, from start: Int, kind: PendingScan.Kind) -> Int? {
         let needle = Array(terminator.utf8)
         guard let first = needle.first, start <= buffer.count else { return nil }
-        var index = start
+        var index = max(start, resume(kind, at: position))
         while let found = buffer[index...].firstIndex(of: first) {
             if buffer[found...].starts(with: needle) { return found }
             index = found + 1
         }
+        // The last bytes may be the start of the terminator: look at them again next time.
+        suspend(kind, at: max(start, buffer.count - (needle.count - 1)))
         return nil
     }
 
     /// The index of the `>` that ends a tag starting at `start`, skipping quoted values.
-    private func tagEnd(from start: Int) -> Int? {
+    private mutating func tagEnd(from start: Int, kind: PendingScan.Kind) -> Int? {
         var quote: UInt8?
         var index = start
+        if scan.kind == kind {
+            index = max(start, position + scan.offset)
+            quote = scan.quote
+        }
         while index < buffer.count {
             let byte = buffer[index]
             if let open = quote {
@@ -178,6 +214,7 @@ struct XMLTokenizer {
             }
             index += 1
         }
+        suspend(kind, at: index, quote: quote)
         return nil
     }
 
@@ -276,6 +313,11 @@ struct XMLTokenizer {
         var index = position + 2
         var quote: UInt8?
         var bracketDepth = 0
+        if scan.kind == .declaration {
+            index = max(index, position + scan.offset)
+            quote = scan.quote
+            bracketDepth = scan.brackets
+        }
         while index < buffer.count {
             let byte = buffer[index]
             if let open = quote {
@@ -296,6 +338,7 @@ struct XMLTokenizer {
             }
             index += 1
         }
+        suspend(.declaration, at: index, quote: quote, brackets: bracketDepth)
         return incomplete(final: final, what: "declaration")
     }
 
