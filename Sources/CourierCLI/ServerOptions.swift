@@ -1,7 +1,7 @@
 import ArgumentParser
 import LibraryServer
 
-/// `--idle-timeout` and `--max-connections`, shared by the commands that serve (`serve`,
+/// `--idle-timeout`, `--request-timeout` and `--max-connections`, shared by the commands that serve (`serve`,
 /// `replay`).
 struct ServerOptions: ParsableArguments {
     /// Seconds a connection may stay silent: a second to a day.
@@ -16,6 +16,15 @@ struct ServerOptions: ParsableArguments {
     var idleTimeout: Double = 30
 
     @Option(
+        help: """
+            Close a connection whose client takes longer than this many seconds to send a whole request \
+            (\(NumericOption.describe(idleTimeouts))).
+            """,
+        transform: NumericOption.seconds(in: idleTimeouts)
+    )
+    var requestTimeout: Double = 60
+
+    @Option(
         help: "Serve at most this many connections at once (\(NumericOption.describe(connectionCounts))).",
         transform: NumericOption.integer(in: connectionCounts)
     )
@@ -24,6 +33,7 @@ struct ServerOptions: ParsableArguments {
     var limits: ConnectionLimits {
         ConnectionLimits(
             idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded())),
+            requestTimeout: .milliseconds(Int64((requestTimeout * 1000).rounded())),
             maximumConnections: maxConnections
         )
     }

@@ -19,6 +19,22 @@ struct ServerLimitsTests {
         #expect(await service.stop(with: SIGINT).status == 0)
     }
 
+    /// A client that sends part of a request and then trickles (or stalls) is never idle long
+    /// enough for the idle timeout; the request deadline closes its connection.
+    @Test(arguments: [["serve", "--port", "0"], ["replay", cassette, "--port", "0"]])
+    func aClientTooSlowToSendItsRequestIsCutOff(command: [String]) async throws {
+        let service = try await CourierService.start(
+            command: command + ["--idle-timeout", "86400", "--request-timeout", "1"]
+        )
+        let slow = try RawConnection(port: try #require(service.url.port))
+        slow.send("POST /search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nterm=")
+        // Only the request deadline can close it: the idle timeout is a day. 60 s is the margin
+        // for a loaded machine.
+        let answer = await slow.read(for: 60)
+        #expect(answer.closed, "the connection was still open after 60 s")
+        #expect(await service.stop(with: SIGINT).status == 0)
+    }
+
     @Test func connectionsBeyondTheLimitWaitTheirTurn() async throws {
         let service = try await CourierService.start(command: ["serve", "--port", "0", "--max-connections", "1"])
         let port = try #require(service.url.port)
