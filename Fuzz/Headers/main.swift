@@ -1,6 +1,7 @@
 // libFuzzer harness: the header parsers of Sources/Courier — Cache-Control
 // (Cache/CacheControl.swift), Retry-After and HTTP dates (Errors/RetryAfter.swift), media types
-// (Endpoint/MediaType.swift) and Content-Range (Download/DownloadWriter.swift).
+// (Endpoint/MediaType.swift), Content-Range (Download/DownloadWriter.swift), and redaction of
+// header values and bodies (Security/Redaction*.swift), which reads responses as they come.
 //
 // Built into the Courier module's own sources (internal types are reachable); HTTPTypes and
 // Logging are linked from the package's debug build.
@@ -32,5 +33,15 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     if let range = ContentRange(value) {
         precondition(range.first <= range.last, "a range that ends before it starts")
     }
+    // Redaction: what it leaves is what it was given, secrets aside; it never grows a body
+    // by more than the placeholders it writes.
+    let bytes = Data(value.utf8)
+    _ = Redaction.redactingURLs(in: value)
+    _ = MediaType.boundary(in: value)
+    for contentType in [nil, "application/json", "text/html", "application/x-www-form-urlencoded"] {
+        _ = Redaction.redactingBody(bytes, contentType: contentType)
+    }
+    let multipart = Redaction.redactingBody(bytes, contentType: "multipart/form-data; boundary=b")
+    precondition(multipart.count <= bytes.count + 8 * (bytes.count / 2 + 1), "multipart redaction grew the body")
     return 0
 }

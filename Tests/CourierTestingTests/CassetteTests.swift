@@ -135,6 +135,75 @@ struct CassetteTests {
         _ = try await replayed.send(json)
     }
 
+    /// Credentials inside URLs in free text — a `Location` or `Link` header, a URL in a JSON
+    /// string or an HTML page — and in `multipart/form-data` parts are redacted too.
+    @Test func secretsInURLsAndMultipartPartsAreRedacted() async throws {
+        let stub = StubTransport()
+        stub.on(
+            .get,
+            "/start",
+            StubResponse(
+                status: .ok,
+                headers: [
+                    .contentType: "application/json",
+                    HTTPField.Name("Link")!: "<https://api.test/page2?access_token=link-secret&page=2>; rel=next",
+                    .contentLocation: "https://anna:userinfo-secret@api.test/start",
+                ],
+                body: Data(
+                    #"{"next":"https:\/\/api.test\/n?page=2&api_key=json-url-secret","home":"https://api.test/?q=1"}"#
+                        .utf8
+                )
+            )
+        )
+        stub.on(
+            .post,
+            "/upload",
+            .text(#"<a href="/cb?code=1&amp;token=html-secret">back</a>"#, contentType: "text/html")
+        )
+        let recorder = CassetteRecorder()
+        let client = HTTPClient(transport: stub, configuration: .init(middleware: [recorder]))
+        _ = try await client.send(Endpoint<Data>(url: URL(string: "https://api.test/start")!))
+        let boundary = "courier-boundary"
+        let multipart = [
+            "--\(boundary)", #"Content-Disposition: form-data; name="title""#, "", "holiday",
+            "--\(boundary)", #"Content-Disposition: form-data; name="password""#, "", "part-secret",
+            "--\(boundary)--", "",
+        ].joined(separator: "\r\n")
+        _ = try await client.send(
+            Endpoint<Data>(
+                method: .post,
+                url: URL(string: "https://api.test/upload")!,
+                body: .data(Data(multipart.utf8), contentType: "multipart/form-data; boundary=\"\(boundary)\"")
+            )
+        )
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cassette-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try recorder.cassette.write(to: file)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for secret in ["link-secret", "userinfo-secret", "json-url-secret", "html-secret", "part-secret"] {
+            #expect(!text.contains(secret), "the cassette holds \(secret)")
+        }
+        for kept in ["page=2>; rel=next", "holiday", "https://api.test/?q=1", "code=1&amp;token=REDACTED"] {
+            #expect(text.contains(kept), "the cassette lost \(kept)")
+        }
+    }
+
+    @Test func urlRedactionInFreeTextIsExactAndLinear() {
+        let cases: [(String, String)] = [
+            ("see https://h/x?a=1&Api_Key=k1#frag now", "see https://h/x?a=1&Api_Key=REDACTED#frag now"),
+            ("ftp://u:p@h/ and mailto me@x", "ftp://REDACTED@h/ and mailto me@x"),
+            ("?token=REDACTED&sig=", "?token=REDACTED&sig="),
+            ("no urls here: a & b; c = d", "no urls here: a & b; c = d"),
+            ("http://h/?%74oken=t", "http://h/?%74oken=REDACTED"),
+        ]
+        for (input, expected) in cases {
+            #expect(Redaction.redactingURLs(in: input) == expected, "\(input)")
+        }
+        // A megabyte of near-misses passes in one scan.
+        let near = String(repeating: "&token", count: 100_000) + String(repeating: "://aaaa", count: 100_000)
+        #expect(Redaction.redactingURLs(in: near) == near)
+    }
+
     /// A body whose members keep their order from one encoding to the next.
     struct Login: Encodable {
         var user: String

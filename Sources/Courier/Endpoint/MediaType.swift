@@ -1,3 +1,5 @@
+import Foundation
+
 /// Media type matching for `Content-Type` checks, on bytes: it runs for every response.
 enum MediaType {
     /// The types a JSON endpoint accepts. Real APIs label JSON in all of these ways (iTunes
@@ -46,6 +48,29 @@ enum MediaType {
             }
         }
         return false
+    }
+
+    /// The `boundary` parameter of a multipart `Content-Type`, when it is a valid one (1 to
+    /// 70 characters, RFC 2046 §5.1.1).
+    static func boundary(in contentType: String) -> String? {
+        guard let boundary = parameter("boundary", in: contentType), (1...70).contains(boundary.utf8.count) else {
+            return nil
+        }
+        return boundary
+    }
+
+    /// The value of the parameter `name` (lowercase) in a header value of the form
+    /// `token; name=value; name="quoted value"`, quotes removed.
+    static func parameter(_ name: String, in value: String) -> String? {
+        for part in value.split(separator: ";").dropFirst() {
+            guard let equals = part.firstIndex(of: "=") else { continue }
+            let key = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            guard key == name else { continue }
+            var result = Substring(part[part.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+            if result.count >= 2, result.first == "\"", result.last == "\"" { result = result.dropFirst().dropLast() }
+            return String(result)
+        }
+        return nil
     }
 
     /// ASCII case-insensitive equality; `pattern` is lowercase.

@@ -2,25 +2,90 @@ package import Foundation
 
 extension Redaction {
     /// `body` with the values of secret fields replaced by `REDACTED`: the members of JSON
-    /// objects and the fields of URL-encoded forms whose names ``isSecretName(_:)`` calls secret
-    /// (`password`, `client_secret`, `access_token`, `api_key`…), at any depth. Every other
-    /// byte is kept, so that what is left reads and compares as it did.
+    /// objects, the fields of URL-encoded forms and the parts of `multipart/form-data` whose
+    /// names ``isSecretName(_:)`` calls secret (`password`, `client_secret`, `access_token`,
+    /// `api_key`…), at any depth; and in JSON and other text, the credentials in the URLs it
+    /// contains (``redactingURLs(in:)``). Every other byte is kept, so that what is left reads
+    /// and compares as it did.
     ///
     /// The form is told by `contentType`; a body without one is read as JSON when it starts
-    /// like JSON. Other bodies are returned as they are.
+    /// like JSON. Other bodies (images, archives…) are returned as they are.
     package static func redactingBody(_ body: Data, contentType: String?) -> Data {
         let essence = contentType.map { MediaType.essence(of: $0) } ?? ""
         if essence == "application/x-www-form-urlencoded" {
             guard let text = String(data: body, encoding: .utf8) else { return body }
             return Data(redactingQuery(Substring(text)).utf8)
         }
+        if essence == "multipart/form-data", let contentType, let boundary = MediaType.boundary(in: contentType) {
+            return redactingMultipart(body, boundary: boundary)
+        }
         let startsLikeJSON = body.first { !isJSONWhitespace($0) }.map {
             $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[")
         }
+        var text: Data
         if MediaType.matches(essence, anyOf: MediaType.jsonLike) || (contentType == nil && startsLikeJSON == true) {
-            return redactingJSON(body)
+            text = redactingJSON(body)
+        } else if MediaType.matches(essence, anyOf: textLike) {
+            text = body
+        } else {
+            return body
         }
-        return body
+        if let redacted = redactingURLs(in: [UInt8](text)) { text = Data(redacted) }
+        return text
+    }
+
+    /// Bodies searched for URLs that carry credentials, besides JSON.
+    static let textLike = ["text/*", "*/*+xml", "application/xml", "application/xhtml+xml"]
+
+    /// A `multipart/form-data` body with the content of every part named like a secret
+    /// (`Content-Disposition: form-data; name="password"`) replaced. A body that does not
+    /// follow the boundaries comes back unchanged from where it stops following them.
+    static func redactingMultipart(_ body: Data, boundary: String) -> Data {
+        let bytes = [UInt8](body)
+        let delimiter = Array("--\(boundary)".utf8)
+        let headerEnd = Array("\r\n\r\n".utf8)
+        let nextPart = Array("\r\n--\(boundary)".utf8)
+        guard var partStart = firstIndex(of: delimiter, in: bytes, from: 0) else { return body }
+        var output: [UInt8] = []
+        var copied = 0
+        while let headersEnd = firstIndex(of: headerEnd, in: bytes, from: partStart + delimiter.count) {
+            let contentStart = headersEnd + headerEnd.count
+            guard let contentEnd = firstIndex(of: nextPart, in: bytes, from: contentStart) else { break }
+            let headers = String(decoding: bytes[partStart..<headersEnd], as: UTF8.self)
+            if let name = formDataName(in: headers), isSecretName(name) {
+                output += bytes[copied..<contentStart]
+                output += placeholder.utf8
+                copied = contentEnd
+            }
+            partStart = contentEnd + 2
+        }
+        guard copied > 0 else { return body }
+        output += bytes[copied...]
+        return Data(output)
+    }
+
+    /// The `name` parameter of a part's `Content-Disposition: form-data` field.
+    private static func formDataName(in headers: String) -> String? {
+        for line in headers.split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":"),
+                line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "content-disposition"
+            else { continue }
+            return MediaType.parameter("name", in: String(line[line.index(after: colon)...]))
+        }
+        return nil
+    }
+
+    /// The first index of `needle` in `bytes` at or after `start`. Needles are short (a
+    /// boundary is at most 70 bytes), so the search is linear in practice.
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.first, start < bytes.count else { return nil }
+        var index = start
+        while let found = bytes[index...].firstIndex(of: first) {
+            guard found + needle.count <= bytes.count else { return nil }
+            if bytes[found..<(found + needle.count)].elementsEqual(needle) { return found }
+            index = found + 1
+        }
+        return nil
     }
 
     /// The JSON text with the value of every member named like a secret replaced by

@@ -59,9 +59,12 @@ package enum Redaction {
         return secretNameParts.contains { lowercased.contains($0) }
     }
 
-    /// The field's value, or `REDACTED` when it is a credential and `redacting` is on.
+    /// The field's value, or `REDACTED` when it is a credential and `redacting` is on; with
+    /// `redacting` on, the credentials in URLs it holds (a `Location` or `Link` with
+    /// `?access_token=…`) are replaced too.
     package static func displayedValue(of field: HTTPField, redacting: Bool = true) -> String {
-        redacting && isSecret(field.name) ? placeholder : field.value
+        guard redacting else { return field.value }
+        return isSecret(field.name) ? placeholder : redactingURLs(in: field.value)
     }
 
     static func isSecretQueryName(_ name: Substring) -> Bool {

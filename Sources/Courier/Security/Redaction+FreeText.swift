@@ -1,0 +1,91 @@
+extension Redaction {
+    /// `text` with the credentials in every URL it contains replaced by `REDACTED`: the values
+    /// of secret query items (`?api_key=…`, `&access_token=…`, also after `&amp;`) and user
+    /// information (`https://user:password@host`, also with JSON's `\/` escapes). For header
+    /// values such as `Location` and `Link`, and for text bodies, where URLs hide in free text.
+    package static func redactingURLs(in text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "@") }),
+            let redacted = redactingURLs(in: Array(text.utf8))
+        else { return text }
+        return String(decoding: redacted, as: UTF8.self)
+    }
+
+    /// The bytes with credentials in URLs replaced, or `nil` when there were none. One pass:
+    /// each byte is looked at a bounded number of times.
+    static func redactingURLs(in bytes: [UInt8]) -> [UInt8]? {
+        var output: [UInt8] = []
+        var copied = 0  // bytes[..<copied] are decided
+        func replace(_ range: Range<Int>) {
+            guard !bytes[range].elementsEqual(placeholder.utf8) else { return }
+            if output.isEmpty { output.reserveCapacity(bytes.count) }
+            output += bytes[copied..<range.lowerBound]
+            output += placeholder.utf8
+            copied = range.upperBound
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") {
+                // A query item: `name=value`.
+                let nameStart = index + 1
+                var nameEnd = nameStart
+                while nameEnd < bytes.count, isQueryNameByte(bytes[nameEnd]) { nameEnd += 1 }
+                guard nameEnd > nameStart, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "="),
+                    isSecretQueryName(Substring(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))
+                else {
+                    index = max(nameEnd, index + 1)
+                    continue
+                }
+                var valueEnd = nameEnd + 1
+                while valueEnd < bytes.count, !endsQueryValue(bytes[valueEnd]) { valueEnd += 1 }
+                if valueEnd > nameEnd + 1 { replace((nameEnd + 1)..<valueEnd) }
+                index = valueEnd
+            } else if byte == UInt8(ascii: ":"), let authorityStart = authorityStart(bytes, afterColonAt: index) {
+                // An authority: user information ends at `@` before the host.
+                var end = authorityStart
+                while end < bytes.count, !endsAuthority(bytes[end]) { end += 1 }
+                if end < bytes.count, bytes[end] == UInt8(ascii: "@"), end > authorityStart {
+                    replace(authorityStart..<end)
+                }
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        guard copied > 0 else { return nil }
+        output += bytes[copied...]
+        return output
+    }
+
+    /// Where an authority starts after `://` (or `:\/\/`, as JSON may escape it) at `colon`.
+    private static func authorityStart(_ bytes: [UInt8], afterColonAt colon: Int) -> Int? {
+        let slash = UInt8(ascii: "/")
+        let backslash = UInt8(ascii: "\\")
+        if colon + 2 < bytes.count, bytes[colon + 1] == slash, bytes[colon + 2] == slash { return colon + 3 }
+        if colon + 4 < bytes.count, bytes[colon + 1] == backslash, bytes[colon + 2] == slash,
+            bytes[colon + 3] == backslash, bytes[colon + 4] == slash
+        {
+            return colon + 5
+        }
+        return nil
+    }
+
+    private static func isQueryNameByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "%")
+            || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+    }
+
+    private static func endsQueryValue(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x7F || Self.queryValueEnds.contains(byte)
+    }
+
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x7F || Self.authorityEnds.contains(byte)
+    }
+
+    private static let queryValueEnds = Set("&#\"'<>\\,;)".utf8)
+    private static let authorityEnds = Set("/\\?#@\"'<>(),".utf8)
+}
