@@ -54,7 +54,7 @@ struct FeedCommand: AsyncParsableCommand {
         }
         let entries = limit.map { Array(feed.entries.prefix($0)) } ?? feed.entries
         if json {
-            Terminal.output(verbatim: Self.json(feed, entries: entries))
+            Terminal.output(json: Self.json(feed, entries: entries))
         } else {
             printList(feed, entries: entries)
         }

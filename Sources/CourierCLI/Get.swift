@@ -250,7 +250,7 @@ struct Get: AsyncParsableCommand {
             )
         }
         guard let pick else {
-            Terminal.output(verbatim: value.formatted())
+            Terminal.output(json: value.formatted())
             return
         }
         guard let picked = value[path: pick] else {
@@ -260,7 +260,7 @@ struct Get: AsyncParsableCommand {
         if let text = picked.stringValue {
             Terminal.output(text)
         } else {
-            Terminal.output(verbatim: picked.formatted(compact: !json))
+            Terminal.output(json: picked.formatted(compact: !json))
         }
     }
 }

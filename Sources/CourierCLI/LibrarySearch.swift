@@ -57,9 +57,7 @@ struct LibrarySearchOptions: ParsableArguments {
             throw Self.failure(error, service: url)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.output(verbatim: String(decoding: try encoder.encode(page.items), as: UTF8.self))
+            try Terminal.output(json: page.items)
         } else if !page.items.isEmpty {
             Terminal.output(Table(columns: columns, rows: page.items.map(row)).rendered())
         }

@@ -147,9 +147,7 @@ struct StoreCommand: AsyncParsableCommand {
 
     private func show(_ found: SearchResults) throws {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.output(verbatim: String(decoding: try encoder.encode(found), as: UTF8.self))
+            try Terminal.output(json: found)
         } else if !found.results.isEmpty {
             let table = Table(
                 columns: [

@@ -11,8 +11,21 @@ enum Terminal {
         output(verbatim: TerminalText.escaped(text))
     }
 
-    /// Prints `text` and a newline on standard output as it is: for JSON (which escapes what it
-    /// must itself) and for values the person asked for raw.
+    /// Prints JSON text and a newline on standard output, the characters JSON leaves raw but a
+    /// terminal acts on (C1 and bidi controls) written as `\uXXXX` escapes.
+    static func output(json text: String) {
+        output(verbatim: TerminalText.jsonEscaped(text))
+    }
+
+    /// Prints `value` as pretty JSON with sorted keys (``output(json:)``).
+    static func output(json value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        output(json: String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Prints `text` and a newline on standard output as it is: for values the person asked
+    /// for raw.
     static func output(verbatim text: String) {
         write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8), to: .standardOutput)
     }

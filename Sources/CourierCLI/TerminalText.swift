@@ -41,6 +41,28 @@ enum TerminalText {
         return result
     }
 
+    /// JSON text with the characters JSON leaves raw but a terminal acts on — DEL, C1 controls
+    /// and bidi controls — written as `\uXXXX` escapes, which mean the same characters to
+    /// every JSON reader. (JSON escapes C0 controls itself; outside strings JSON is ASCII.)
+    static func jsonEscaped(_ json: String) -> String {
+        let scalars = json.unicodeScalars
+        guard let first = scalars.firstIndex(where: { needsEscape($0, .text) && $0.value >= 0x7F }) else {
+            return json
+        }
+        var result = ""
+        result.reserveCapacity(json.utf8.count + 16)
+        var runStart = scalars.startIndex
+        for index in scalars[first...].indices where needsEscape(scalars[index], .text) && scalars[index].value >= 0x7F
+        {
+            result += Substring(scalars[runStart..<index])
+            let hex = String(scalars[index].value, radix: 16)
+            result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            runStart = scalars.index(after: index)
+        }
+        result += Substring(scalars[runStart...])
+        return result
+    }
+
     /// Whether `scalar` is shown as an escape on `layout`.
     static func needsEscape(_ scalar: Unicode.Scalar, _ layout: Layout) -> Bool {
         switch scalar.value {

@@ -59,6 +59,12 @@ struct TerminalEscapingTests {
         #expect(json.stdout.contains(#""title" : "News \u001b]0;pwned\u0007""#))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["title"] as? String == "News \(Self.setTitle)")
+        // What JSON leaves raw but a terminal acts on (C1, bidi) is escaped as JSON too.
+        #expect(json.stdout.contains(#"now \u202egnp.exe"#))
+        #expect(json.stdout.contains(#"https://example.org/\u009b1"#))
+        #expect(!json.stdout.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0.value == 0x202E })
+        let entries = try #require(object["entries"] as? [[String: Any]])
+        #expect(entries.first?["title"] as? String == "Clear \u{1B}[2Jnow \u{202E}gnp.exe")
     }
 
     // MARK: - Answers from a server

@@ -1,3 +1,4 @@
+import Foundation
 import GitWire
 import Testing
 
@@ -60,6 +61,15 @@ struct TerminalTextTests {
         let escaped = TerminalText.escaped(half + "\u{1B}" + half)
         #expect(escaped.utf8.count == 2_000_002)
         #expect(escaped == half + "\\e" + half)
+    }
+
+    @Test func jsonKeepsItsMeaningWithC1AndBidiEscaped() throws {
+        let text = "a\u{9B}b\u{202E}c\u{7F}d\u{2066}e 東京"
+        let json = String(decoding: try JSONEncoder().encode([text]), as: UTF8.self)
+        let escaped = TerminalText.jsonEscaped(json)
+        #expect(escaped == #"["a\u009bb\u202ec\u007fd\u2066e 東京"]"#)
+        #expect(try JSONDecoder().decode([String].self, from: Data(escaped.utf8)) == [text])
+        #expect(TerminalText.jsonEscaped(#"{"plain":"text"}"#) == #"{"plain":"text"}"#)
     }
 
     @Test func tableCellsStayOnOneLine() {

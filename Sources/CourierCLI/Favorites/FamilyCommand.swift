@@ -46,7 +46,7 @@ struct FamilyCommand: AsyncParsableCommand {
                 let rows = members.map {
                     MemberJSON(name: $0.name, favorites: $0.favoriteCount, addedAt: $0.addedAt.ISO8601Format())
                 }
-                Terminal.output(verbatim: try FavoritesOutput.json(rows))
+                try Terminal.output(json: rows)
             } else if members.isEmpty {
                 Terminal.error("Nobody yet. Add someone with: courier family add NAME")
             } else {

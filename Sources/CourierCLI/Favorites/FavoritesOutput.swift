@@ -65,11 +65,4 @@ enum FavoritesOutput {
             try container.encode(favorite.lastError, forKey: .error)
         }
     }
-
-    /// `value` as pretty JSON with sorted keys.
-    static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
 }

@@ -26,7 +26,7 @@ struct MoviesList: AsyncParsableCommand {
             try await store.favorites(of: member)
         }
         if json {
-            Terminal.output(verbatim: try FavoritesOutput.json(favorites.map(FavoritesOutput.FavoriteJSON.init)))
+            try Terminal.output(json: favorites.map(FavoritesOutput.FavoriteJSON.init))
         } else if favorites.isEmpty {
             Terminal.error("No favourites yet. Add one with: courier movies add --member NAME TITLE")
         } else {

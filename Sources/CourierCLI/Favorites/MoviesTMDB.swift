@@ -34,7 +34,7 @@ struct MoviesTopRated: AsyncParsableCommand {
             }
         }
         if json {
-            Terminal.output(verbatim: try FavoritesOutput.json(PageJSON(chart)))
+            try Terminal.output(json: PageJSON(chart))
             return
         }
         // Numbered from the page asked for: the page number the server sends back is not trusted in arithmetic.
@@ -111,7 +111,7 @@ struct MoviesShow: AsyncParsableCommand {
             }
         }
         if json {
-            Terminal.output(verbatim: try FavoritesOutput.json(movie))
+            try Terminal.output(json: movie)
             return
         }
         Terminal.output(Self.describe(movie))
