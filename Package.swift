@@ -162,6 +162,7 @@ let package = Package(
         .target(
             name: "CourierTestServer",
             dependencies: [
+                "GitWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

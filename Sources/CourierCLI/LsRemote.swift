@@ -38,6 +38,32 @@ struct LsRemote: AsyncParsableCommand {
     )
     var timeout: Double = 10
 
+    @Option(
+        help: """
+            Give up after this many seconds in all, even if the server keeps sending \
+            (\(NumericOption.describe(NumericOption.timeouts))).
+            """,
+        transform: NumericOption.seconds(in: NumericOption.timeouts)
+    )
+    var deadline: Double = 300
+
+    @Option(
+        help: "Refuse an answer with more refs than this (\(NumericOption.describe(Self.refCounts))).",
+        transform: NumericOption.integer(in: Self.refCounts)
+    )
+    var maxRefs = GitLimits.default.maximumRefs
+
+    @Option(
+        help: "Refuse an answer longer than this many bytes (\(NumericOption.describe(Self.byteCounts))).",
+        transform: NumericOption.integer(in: Self.byteCounts)
+    )
+    var maxBytes = GitLimits.default.maximumBytes
+
+    /// Refs in an advertisement: one to a hundred million.
+    static let refCounts = 1...100_000_000
+    /// Bytes in an advertisement: a pkt-line to 16 GiB.
+    static let byteCounts = 4...(16 << 30)
+
     func validate() throws {
         guard protocolVersion == 0 || protocolVersion == 2 else {
             throw ValidationError("--protocol must be 0 or 2 (got \(protocolVersion)).")
@@ -51,7 +77,11 @@ struct LsRemote: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error.description, status: .usage)
         }
-        let client = BlockingGitClient(timeout: timeout)
+        let client = BlockingGitClient(
+            timeout: timeout,
+            deadline: deadline,
+            limits: GitLimits(maximumRefs: maxRefs, maximumBytes: maxBytes)
+        )
         let (version, heads, tags, symref) = (protocolVersion, heads, tags, symref)
         // The blocking client runs on a thread of its own, off the concurrency pool.
         let result: Result<RefAdvertisement, GitWireError> = await withCheckedContinuation { continuation in
@@ -67,7 +97,7 @@ struct LsRemote: AsyncParsableCommand {
         do {
             advertisement = try result.get()
         } catch {
-            throw CommandFailure(error.description, status: Self.status(for: error))
+            throw CommandFailure(Self.message(for: error), status: Self.status(for: error))
         }
         Terminal.write(Data(Self.output(advertisement, heads: heads, tags: tags, refsOnly: refs, symref: symref).utf8))
     }
@@ -88,7 +118,20 @@ struct LsRemote: AsyncParsableCommand {
         case .invalidURL: .usage
         case .hostNotFound, .connectionRefused, .connectionLost, .timedOut: .network
         case .server: .clientError
-        case .malformed: .invalidResponse
+        case .malformed, .limitExceeded: .invalidResponse
+        }
+    }
+
+    /// The library's message, with the option that changes the limit it names.
+    static func message(for error: GitWireError) -> String {
+        switch error {
+        case .timedOut(let address, let seconds):
+            "No answer from \(address) within \(seconds) s: check the server, or raise --timeout (each step) "
+                + "or --deadline (in all)."
+        case .limitExceeded:
+            error.description + " (Options: --max-refs, --max-bytes.)"
+        default:
+            error.description
         }
     }
 }

@@ -32,8 +32,9 @@ public struct AdvertisementReader: Sendable {
     /// `advertisement.refs`).
     ///
     /// - Throws: ``GitWireError/server(_:message:)`` for an `ERR` packet,
-    ///   ``GitWireError/malformed(_:reason:)`` for a line that is not a ref, or for more refs or
-    ///   bytes than the ``GitLimits`` allow.
+    ///   ``GitWireError/malformed(_:reason:)`` for a line that is not a ref;
+    ///   ``GitWireError/limitExceeded(_:reason:)`` for more refs or bytes than the
+    ///   ``GitLimits`` allow.
     @discardableResult
     public mutating func read(_ packet: PktLine) throws(GitWireError) -> ArraySlice<AdvertisedRef> {
         if case .data(let payload) = packet {

@@ -58,7 +58,7 @@ public struct AsyncGitClient: Sendable {
     /// The whole advertisement of `url`; `onRef` sees each ref as it arrives.
     ///
     /// - Throws: ``GitWireError``: ``GitWireError/timedOut(_:seconds:)`` after `timeout`,
-    ///   ``GitWireError/malformed(_:reason:)`` when the server sends more than `limits`.
+    ///   ``GitWireError/limitExceeded(_:reason:)`` when the server sends more than `limits`.
     public func lsRemote(
         _ url: GitURL,
         protocolVersion: Int = 0,

@@ -36,7 +36,7 @@ public struct BlockingGitClient: Sendable {
     ///
     /// - Throws: ``GitWireError``: ``GitWireError/timedOut(_:seconds:)`` when a step takes
     ///   longer than `timeout` or the whole conversation longer than `deadline`,
-    ///   ``GitWireError/malformed(_:reason:)`` when the server sends more than `limits`.
+    ///   ``GitWireError/limitExceeded(_:reason:)`` when the server sends more than `limits`.
     @available(*, noasync, message: "blocks the thread; call it from a thread of your own")
     public func lsRemote(
         _ url: GitURL,

@@ -30,10 +30,10 @@ public struct GitLimits: Sendable, Hashable {
     /// Throws when `count` refs are more than the limit.
     func check(refs count: Int, address: String) throws(GitWireError) {
         guard count <= maximumRefs else {
-            throw .malformed(
+            throw .limitExceeded(
                 address,
-                reason: "the advertisement holds more than \(maximumRefs) refs, the client's limit "
-                    + "(GitLimits.maximumRefs): raise it if the repository really has that many"
+                reason: "more than \(maximumRefs) refs (GitLimits.maximumRefs); raise the limit if the repository "
+                    + "really has that many"
             )
         }
     }
@@ -41,10 +41,10 @@ public struct GitLimits: Sendable, Hashable {
     /// Throws when `count` bytes are more than the limit.
     func check(bytes count: Int, address: String) throws(GitWireError) {
         guard count <= maximumBytes else {
-            throw .malformed(
+            throw .limitExceeded(
                 address,
-                reason: "the answer is longer than \(maximumBytes) bytes, the client's limit "
-                    + "(GitLimits.maximumBytes): raise it if the repository really advertises that much"
+                reason: "more than \(maximumBytes) bytes (GitLimits.maximumBytes); raise the limit if the "
+                    + "repository really advertises that much"
             )
         }
     }

@@ -14,6 +14,8 @@ public enum GitWireError: Error, Sendable, Hashable, CustomStringConvertible {
     case server(String, message: String)
     /// The server's bytes break pkt-line framing or the protocol.
     case malformed(String, reason: String)
+    /// The server sent more than the client's ``GitLimits`` allow.
+    case limitExceeded(String, reason: String)
 
     /// One line for a person: what failed, where, and what to do.
     public var description: String {
@@ -27,11 +29,13 @@ public enum GitWireError: Error, Sendable, Hashable, CustomStringConvertible {
         case .connectionLost(let address):
             "The connection to \(address) closed before the refs were complete: try again."
         case .timedOut(let address, let seconds):
-            "No answer from \(address) within \(seconds) s: raise --timeout or check the server."
+            "No answer from \(address) within \(seconds) s: check the server, or allow more time."
         case .server(let address, let message):
             "\(address) answered: \(message)"
         case .malformed(let address, let reason):
             "\(address) sent a malformed answer: \(reason)."
+        case .limitExceeded(let address, let reason):
+            "\(address) sent more than this client allows: \(reason)."
         }
     }
 }

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -24,5 +25,39 @@ struct LsRemoteCommandTests {
             result.stderr
                 == "courier: Could not connect to git://127.0.0.1:9/repo.git (connection refused): is git daemon running, and the port right?\n"
         )
+    }
+}
+
+/// The limits of `courier ls-remote` against a hostile server, from the command line.
+@Suite("courier ls-remote limits")
+struct LsRemoteLimitsTests {
+    @Test func moreRefsThanMaxRefsIsAnInvalidResponseNamingTheOption() async throws {
+        let server = try HostileGitServer(answer: HostileAnswer.chunks(of: HostileAnswer.refs(10), size: 1 << 16))
+        let result = try await Courier.run("ls-remote", server.url(), "--max-refs", "3")
+        #expect(result.status == 6)
+        #expect(
+            result.stderr
+                == "courier: \(server.url()) sent more than this client allows: more than 3 refs "
+                + "(GitLimits.maximumRefs); raise the limit if the repository really has that many. "
+                + "(Options: --max-refs, --max-bytes.)\n"
+        )
+    }
+
+    /// One byte every 200 ms keeps every read within --timeout; --deadline ends it.
+    @Test func aTricklingServerMeetsTheDeadline() async throws {
+        let server = try HostileGitServer(
+            pause: .milliseconds(200),
+            answer: HostileAnswer.chunks(of: HostileAnswer.refs(300), size: 1)
+        )
+        let result = try await Courier.run("ls-remote", server.url(), "--timeout", "30", "--deadline", "1")
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("within 1.0 s: check the server, or raise --timeout (each step) or --deadline"))
+    }
+
+    @Test(arguments: [["--max-refs", "0"], ["--max-bytes", "-1"], ["--deadline", "inf"], ["--max-refs", "1e9"]])
+    func outOfRangeLimitsAreUsageErrors(option: [String]) async throws {
+        let result = try await Courier.run(["ls-remote", "git://127.0.0.1:9/r.git"] + option)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(option[0]))
     }
 }

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import GitWire
 import Testing
@@ -31,18 +32,17 @@ struct GitLimitsTests {
     }
 
     private func refLimit(_ url: String) -> GitWireError {
-        .malformed(
+        .limitExceeded(
             url,
-            reason: "the advertisement holds more than 5 refs, the client's limit (GitLimits.maximumRefs): "
-                + "raise it if the repository really has that many"
+            reason: "more than 5 refs (GitLimits.maximumRefs); raise the limit if the repository really has that many"
         )
     }
 
     private func byteLimit(_ url: String, _ limit: Int) -> GitWireError {
-        .malformed(
+        .limitExceeded(
             url,
-            reason: "the answer is longer than \(limit) bytes, the client's limit (GitLimits.maximumBytes): "
-                + "raise it if the repository really advertises that much"
+            reason: "more than \(limit) bytes (GitLimits.maximumBytes); raise the limit if the repository really "
+                + "advertises that much"
         )
     }
 
@@ -59,8 +59,8 @@ struct GitLimitsTests {
         #expect(throws: refLimit(server.url())) { try outcome.get() }
         #expect(
             refLimit(server.url()).description
-                == "\(server.url()) sent a malformed answer: the advertisement holds more than 5 refs, the client's "
-                + "limit (GitLimits.maximumRefs): raise it if the repository really has that many."
+                == "\(server.url()) sent more than this client allows: more than 5 refs (GitLimits.maximumRefs); "
+                + "raise the limit if the repository really has that many."
         )
     }
 

@@ -10,8 +10,9 @@ import Glibc
 /// or broken server would: too many refs, too many bytes, a byte at a time, or without end.
 /// It reads the client's request, then writes `answer`'s chunks until they run out or the client
 /// goes away, and closes.
-final class HostileGitServer: Sendable {
-    let port: Int
+public final class HostileGitServer: Sendable {
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
     private let listener: Int32
     /// How many bytes the client took before it went away or the answer ran out.
     private let sent = Mutex(0)
@@ -21,7 +22,7 @@ final class HostileGitServer: Sendable {
     /// Starts listening and answers the first connection on a thread of its own, with the
     /// chunks `answer` returns one by one (`nil`: the answer is over). `pause` runs between
     /// chunks (a server pacing itself).
-    init(pause: Duration? = nil, answer: @escaping @Sendable () -> [UInt8]?) throws {
+    public init(pause: Duration? = nil, answer: @escaping @Sendable () -> [UInt8]?) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var one: Int32 = 1
@@ -56,10 +57,11 @@ final class HostileGitServer: Sendable {
         close(listener)
     }
 
-    func url(_ repository: String = "x.git") -> String { "git://127.0.0.1:\(port)/\(repository)" }
+    /// `git://127.0.0.1:port/repository`.
+    public func url(_ repository: String = "x.git") -> String { "git://127.0.0.1:\(port)/\(repository)" }
 
     /// The bytes the server managed to send, once it is done.
-    func bytesSent() async -> Int {
+    public func bytesSent() async -> Int {
         await withCheckedContinuation { continuation in
             let total: Int? = outcome.withLock { outcome in
                 if outcome.total == nil { outcome.waiter = continuation }
@@ -108,26 +110,27 @@ final class HostileGitServer: Sendable {
 }
 
 /// Answers for ``HostileGitServer``.
-enum HostileAnswer {
-    static let objectID = String(repeating: "a1", count: 20)
+public enum HostileAnswer {
+    /// The object id every ref points at.
+    public static let objectID = String(repeating: "a1", count: 20)
 
     /// `count` ref packets of a protocol v0 advertisement, then a flush; the first with
     /// capabilities.
-    static func refs(_ count: Int) -> [UInt8] {
+    public static func refs(_ count: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         for index in 0..<count { bytes += refPacket(index) }
         return bytes + Array("0000".utf8)
     }
 
     /// The packet of the `index`th ref.
-    static func refPacket(_ index: Int) -> [UInt8] {
+    public static func refPacket(_ index: Int) -> [UInt8] {
         var line = "\(objectID) refs/heads/branch-\(index)"
         if index == 0 { line += "\u{0}multi_ack symref=HEAD:refs/heads/main agent=hostile/1" }
         return (try? PktLine.data(Array((line + "\n").utf8)).encoded()) ?? []
     }
 
     /// Chunks of `bytes`, `size` at a time.
-    static func chunks(of bytes: [UInt8], size: Int) -> @Sendable () -> [UInt8]? {
+    public static func chunks(of bytes: [UInt8], size: Int) -> @Sendable () -> [UInt8]? {
         let next = Mutex(0)
         return {
             next.withLock { offset in
@@ -139,7 +142,7 @@ enum HostileAnswer {
     }
 
     /// A ref and then `shallow` packets without end, 64 at a time: no ref count limits them.
-    static func endlessShallowLines() -> @Sendable () -> [UInt8]? {
+    public static func endlessShallowLines() -> @Sendable () -> [UInt8]? {
         let first = Mutex(true)
         let shallow = (try? PktLine.data(Array("shallow \(objectID)\n".utf8)).encoded()) ?? []
         let batch = Array([[UInt8]](repeating: shallow, count: 64).joined())
