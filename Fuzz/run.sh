@@ -17,7 +17,11 @@
 # default 2: small enough to flag super-linear work on 64 KiB inputs), FUZZ_KEEP_GOING=1 (fork
 # mode: go on after a crash or timeout, to collect several; it runs fewer inputs a second),
 # FUZZ_KEEP_GOING_FOR (harnesses run that way whatever FUZZ_KEEP_GOING says), FUZZ_CONFORMANCE (the conformance
-# directory, default /work/shared/conformance).
+# directory, default /work/shared/conformance), FUZZ_STRICT=1 (exit 1 when a kept finding fails again or
+# the run finds a crash or timeout: what CI sets).
+#
+# Before fuzzing, each harness runs the inputs kept in Fuzz/findings/<harness>/ once: they are
+# regression tests, and one that crashes or times out again is reported.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -162,9 +166,18 @@ large_seeds() {
 }
 
 summary=()
+failed=0
 for name in "${harnesses[@]}"; do
     build "$name"
     seed "$name"
+    if [ -d "Fuzz/findings/$name" ]; then
+        mapfile -t kept < <(find "Fuzz/findings/$name" -type f | sort)
+        if [ ${#kept[@]} -gt 0 ] && ! "$out/$name" -timeout="$timeout" -rss_limit_mb=2048 "${kept[@]}" \
+            >"$out/$name.findings.log" 2>&1; then
+            echo "$name: a kept finding fails again (see $out/$name.findings.log)" >&2
+            failed=1
+        fi
+    fi
     artifacts="$out/artifacts/$name/"
     mkdir -p "$artifacts"
     log="$out/$name.log"
@@ -185,6 +198,7 @@ for name in "${harnesses[@]}"; do
     ft=$(echo "$last" | grep -o 'ft: [0-9]*' | cut -d' ' -f2 || true)
     crashes=$(find "$artifacts" \( -name 'crash-*' -o -name 'oom-*' -o -name 'leak-*' \) -newer "$out/.started-$name" | wc -l)
     timeouts=$(find "$artifacts" \( -name 'timeout-*' -o -name 'slow-unit-*' \) -newer "$out/.started-$name" | wc -l)
+    if [ "$crashes" != 0 ] || [ "$timeouts" != 0 ]; then failed=1; fi
     summary+=("$(printf '%-10s execs %-10s cov %-6s ft %-7s crashes %-3s timeouts %-3s exit %s' \
         "$name" "$execs" "${cov:-?}" "${ft:-?}" "$crashes" "$timeouts" "$status")")
 done
@@ -192,3 +206,7 @@ done
 echo
 printf '%s\n' "${summary[@]}"
 echo "(logs in $out/<harness>.log, reproducers in $out/artifacts/<harness>/)"
+if [ "${FUZZ_STRICT:-0}" = 1 ] && [ "$failed" = 1 ]; then
+    echo "error: fuzzing found a crash or timeout, or a kept finding failed again" >&2
+    exit 1
+fi
