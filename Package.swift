@@ -180,6 +180,7 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "Courier",
+                "CourierTestServer",
                 "CourierTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

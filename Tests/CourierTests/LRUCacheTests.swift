@@ -1,3 +1,4 @@
+import CourierTestServer
 import Testing
 
 @testable import Courier
@@ -34,7 +35,7 @@ struct LRUCacheTests {
     }
 
     @Test func agreesWithAListModelUnderRandomUse() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator()
         var cache = LRUCache<Int, Int>(costLimit: 20)
         var model: [(key: Int, value: Int, cost: Int)] = []  // oldest first
         for step in 0..<5_000 {

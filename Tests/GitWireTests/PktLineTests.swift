@@ -1,3 +1,4 @@
+import CourierTestServer
 import GitWire
 import Testing
 
@@ -94,7 +95,7 @@ struct PktLineTests {
     }
 
     @Test func randomBytesAndTruncationsNeverCrash() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator()
         for _ in 0..<2000 {
             let count = Int.random(in: 0...64, using: &generator)
             var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
