@@ -40,6 +40,28 @@ struct HostileInputTests {
         }
     }
 
+    /// HTML text full of `<` that start no tag, or start tags that never end: each `<` was
+    /// looked at again to the end of the text (quadratic: minutes for a few megabytes). The time
+    /// limit only turns a hang into a failure; the work is linear.
+    @Test(.timeLimit(.minutes(1)), arguments: ["&lt;", "&lt;a", "&lt;a x=&quot;"])
+    func htmlTextFullOfOpenBracketsIsReadOnce(piece: String) throws {
+        let text = "&lt;/p&gt;" + String(repeating: piece, count: 300_000) + " end"
+        let xml = "<rss><channel><item><description>\(text)</description></item></channel></rss>"
+        let feed = try FeedParser().parse(Data(xml.utf8))
+        let summary = try #require(feed.entries.first?.summary)
+        #expect(summary.hasSuffix(" end"))
+        #expect(summary.utf8.count > 300_000)
+    }
+
+    /// Each attribute's name was compared with every one before it.
+    @Test(.timeLimit(.minutes(1))) func aTagWithManyAttributesIsReadOnce() throws {
+        var tag = "<rss"
+        for index in 0..<200_000 { tag += " a\(index)=''" }
+        let xml = tag + "><channel><title>t</title></channel></rss>"
+        let feed = try FeedParser().parse(Data(xml.utf8))
+        #expect(feed.title == "t")
+    }
+
     /// A gigabyte, made lazily: the size bound ends it after a few megabytes.
     struct Endless: AsyncSequence {
         typealias Element = Data
@@ -133,9 +155,12 @@ struct TrickledInputTests {
     /// a time (Fuzz/findings/feeds): a tokenizer that scanned the unfinished token from its start
     /// on every chunk did about 10^11 steps here, minutes; resuming where it stopped, a few
     /// million.
-    @Test(arguments: [
-        ("<!--", "-->"), ("<title a='x' ", ">"), ("", "<title>"), ("<![CDATA[", "]]>"), ("<!DOCTYPE x [", "]>"),
-    ])
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [
+            ("<!--", "-->"), ("<title a='x' ", ">"), ("", "<title>"), ("<![CDATA[", "]]>"), ("<!DOCTYPE x [", "]>"),
+        ]
+    )
     func aLongTokenTrickledInSmallPiecesIsReadOnce(open: String, close: String) async throws {
         let filler = open.hasPrefix("<title") ? " b='a>b'" : "-]] "
         var bytes = Array("<rss><channel><item><title>1</title></item>\(open)".utf8)

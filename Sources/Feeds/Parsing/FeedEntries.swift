@@ -3,9 +3,9 @@ public import Foundation
 extension FeedParser {
     /// The entries of a feed arriving in chunks, each as soon as its end tag has arrived.
     ///
-    /// Memory stays bounded by the largest entry, not the feed: chunks are pulled only when the
-    /// entries already found have been taken. UTF-8 and US-ASCII feeds stream; a feed in
-    /// another encoding is collected first, then read.
+    /// Memory stays bounded by the largest entry and the entries of one chunk, not the feed:
+    /// chunks are pulled only when the entries already found have been taken. UTF-8 and
+    /// US-ASCII feeds stream; a feed in another encoding is collected first, then read.
     ///
     /// ```swift
     /// let (bytes, _) = try await URLSession.shared.bytes(from: url)
@@ -45,6 +45,8 @@ public struct FeedEntries<Chunks: AsyncSequence>: AsyncSequence where Chunks.Ele
         private var head: [UInt8] = []
         private var isUTF8: Bool?
         private var isFinished = false
+        /// Entries found and not taken yet, the next one last (taken in O(1)).
+        private var ready: [Entry] = []
 
         init(chunks: Chunks.AsyncIterator, parser: FeedParser, baseURL: URL?, contentType: String?) {
             self.chunks = chunks
@@ -65,14 +67,16 @@ public struct FeedEntries<Chunks: AsyncSequence>: AsyncSequence where Chunks.Ele
         /// The next entry, read on the caller's executor: iterating from an actor (the main
         /// actor, say) does not hop to another thread for each entry.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Entry? {
-            while builder.pendingEntries.isEmpty, !isFinished {
-                guard let chunk = try await chunks.next(isolation: actor) else {
+            while ready.isEmpty, !isFinished {
+                if let chunk = try await chunks.next(isolation: actor) {
+                    try consume(chunk)
+                } else {
                     try finish()
-                    break
                 }
-                try consume(chunk)
+                ready = builder.pendingEntries.reversed()
+                builder.pendingEntries.removeAll(keepingCapacity: true)
             }
-            return builder.pendingEntries.isEmpty ? nil : builder.pendingEntries.removeFirst()
+            return ready.popLast()
         }
 
         private mutating func consume(_ chunk: Data) throws {

@@ -10,10 +10,16 @@ enum FeedText {
     }
 
     /// One pass over the bytes: tags skipped, references decoded, white space collapsed.
+    ///
+    /// Linear in the text, whatever it holds: a `<` that cannot start a tag (`<<`, `< `, `<3`
+    /// is a tag name, so not that) is text at once, without looking for a `>`; and once a tag
+    /// has no `>` to end it, no later one can be found either, so the rest is read as text.
+    /// (Looking for each `<`'s `>` again made text full of `<` quadratic.)
     private static func appendPlainText(of bytes: UnsafeBufferPointer<UInt8>, to output: inout TextBuilder) {
         var index = 0
         let count = bytes.count
         var skippingUntil: [UInt8]?
+        var tagsEnded = false  // a tag ran to the end of the text without its `>`
         while index < count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "&") {
@@ -24,7 +30,7 @@ enum FeedText {
                 index = next
                 continue
             }
-            guard byte == UInt8(ascii: "<") else {
+            guard byte == UInt8(ascii: "<"), !tagsEnded else {
                 if skippingUntil == nil { output.append(byte) }
                 index += 1
                 continue
@@ -35,22 +41,23 @@ enum FeedText {
                 index = find("-->", in: bytes, from: index + 4).map { $0 + 3 } ?? count
                 continue
             }
-            guard let close = tagEnd(in: bytes, from: index) else {
-                if skippingUntil == nil { output.append(byte) }
-                index += 1
-                continue
-            }
             let isEnd = index + 1 < count && bytes[index + 1] == UInt8(ascii: "/")
             let nameStart = isEnd ? index + 2 : index + 1
-            var nameEnd = nameStart
-            while nameEnd < close, isAlphanumeric(bytes[nameEnd]) { nameEnd += 1 }
             let marker = nameStart < count ? bytes[nameStart] : 0
-            if nameEnd == nameStart, marker != UInt8(ascii: "!"), marker != UInt8(ascii: "?"), !isEnd {
+            guard isEnd || isAlphanumeric(marker) || marker == UInt8(ascii: "!") || marker == UInt8(ascii: "?") else {
                 // Not a tag: a lone '<' in text.
                 if skippingUntil == nil { output.append(byte) }
                 index += 1
                 continue
             }
+            guard let close = tagEnd(in: bytes, from: index) else {
+                tagsEnded = true
+                if skippingUntil == nil { output.append(byte) }
+                index += 1
+                continue
+            }
+            var nameEnd = nameStart
+            while nameEnd < close, isAlphanumeric(bytes[nameEnd]) { nameEnd += 1 }
             let isScriptOrStyle =
                 equalsIgnoringCase(bytes[nameStart..<nameEnd], "script")
                 || equalsIgnoringCase(bytes[nameStart..<nameEnd], "style")

@@ -266,6 +266,7 @@ struct XMLTokenizer {
 
     private mutating func parseAttributes(_ bytes: ArraySlice<UInt8>) throws(FeedError) -> [XMLAttribute] {
         var attributes: [XMLAttribute] = []
+        var names: Set<String> = []  // a tag may hold many: no pairwise comparison
         var rest = bytes.drop(while: Self.isSpace)
         while let first = rest.first {
             let nameEnd =
@@ -274,7 +275,9 @@ struct XMLTokenizer {
             rest = rest[nameEnd...].drop(while: Self.isSpace)
             guard rest.first == UInt8(ascii: "=") else {
                 problem("the attribute \(name) has no value")
-                if !name.isEmpty { attributes.append(XMLAttribute(name: name, value: name)) }
+                if !name.isEmpty, names.insert(name).inserted {
+                    attributes.append(XMLAttribute(name: name, value: name))
+                }
                 if rest.first == first { rest = rest.dropFirst() }
                 continue
             }
@@ -296,10 +299,10 @@ struct XMLTokenizer {
             if decoded.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
                 decoded = String(decoded.map { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
             }
-            if attributes.contains(where: { $0.name == name }) {
-                problem("the attribute \(name) appears twice")
-            } else {
+            if names.insert(name).inserted {
                 attributes.append(XMLAttribute(name: name, value: decoded))
+            } else {
+                problem("the attribute \(name) appears twice")
             }
             rest = rest.drop(while: Self.isSpace)
         }
