@@ -93,6 +93,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/Data"), .copy("Resources/Web"), .copy("Resources/openapi.json")],
             swiftSettings: swiftSettings

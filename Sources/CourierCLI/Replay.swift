@@ -68,7 +68,7 @@ struct Replay: AsyncParsableCommand {
             logger: Logger(label: "courier.replay") { _ in SwiftLogNoOpLogHandler() }
         )
         do {
-            try await app.runService()
+            try await limits.run(app)
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw CommandFailure(
                 "Cannot listen on \(host):\(port): the port is in use: stop the other server or pass another --port.",

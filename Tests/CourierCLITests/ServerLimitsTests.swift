@@ -35,6 +35,31 @@ struct ServerLimitsTests {
         #expect(await service.stop(with: SIGINT).status == 0)
     }
 
+    /// A client that asks for a lot and never reads the answers is not idle (a request is in
+    /// progress) and sends nothing late: the write clock closes it. With one connection
+    /// allowed, a second client is served exactly when the first has been cut off.
+    @Test func aClientThatDoesNotReadIsCutOff() async throws {
+        let service = try await CourierService.start(
+            command: [
+                "serve", "--port", "0", "--max-connections", "1", "--idle-timeout", "86400", "--request-timeout", "1",
+            ]
+        )
+        let port = try #require(service.url.port)
+        let greedy = try RawConnection(port: port)
+        let ask = "GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        greedy.send(ask)
+        // Served: it holds the one place (connections accepted together could both get in).
+        #expect(await greedy.read(for: 60, until: "HTTP/1.1 200").text.hasPrefix("HTTP/1.1 200"))
+        // 2,000 answers of 12 KB: far more than the kernel buffers on both sides hold.
+        greedy.send(String(repeating: ask, count: 2000))
+        let next = try RawConnection(port: port)
+        next.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let answer = await next.read(for: 60)
+        #expect(answer.text.hasPrefix("HTTP/1.1 200"), "the second client was not served within 60 s")
+        withExtendedLifetime(greedy) {}  // open, and unread, until then
+        #expect(await service.stop(with: SIGINT).status == 0)
+    }
+
     @Test func connectionsBeyondTheLimitWaitTheirTurn() async throws {
         let service = try await CourierService.start(command: ["serve", "--port", "0", "--max-connections", "1"])
         let port = try #require(service.url.port)

@@ -17,13 +17,17 @@ public struct ConnectionLimits: Sendable, Hashable {
     public var idleTimeout: Duration
     /// How long a client may take to send a whole request (head and body), counted from when
     /// the server starts waiting for it: when the connection opens or the previous request has
-    /// been answered. A client that trickles a byte now and then is never idle; this closes its
-    /// connection.
+    /// been answered; and how long it may leave output unread while the server has more to
+    /// send. A client that trickles a byte now and then, or stops reading, is never idle; this
+    /// closes its connection.
     public var requestTimeout: Duration
     /// How many connections are served at once; further clients wait to be accepted.
     public var maximumConnections: Int
+    /// How long a server asked to stop waits for the requests in flight before it cancels them
+    /// (``run(_:)``).
+    public var shutdownTimeout: Duration
 
-    /// 30 seconds of silence, a minute for a request, 1,024 connections.
+    /// 30 seconds of silence, a minute for a request, 1,024 connections, 10 seconds to stop.
     public static let `default` = ConnectionLimits(
         idleTimeout: .seconds(30),
         requestTimeout: .seconds(60),
@@ -31,20 +35,28 @@ public struct ConnectionLimits: Sendable, Hashable {
     )
 
     /// Creates limits.
-    public init(idleTimeout: Duration, requestTimeout: Duration = .seconds(60), maximumConnections: Int) {
+    public init(
+        idleTimeout: Duration,
+        requestTimeout: Duration = .seconds(60),
+        maximumConnections: Int,
+        shutdownTimeout: Duration = .seconds(10)
+    ) {
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
         self.maximumConnections = maximumConnections
+        self.shutdownTimeout = shutdownTimeout
     }
 
     /// An HTTP/1.1 server that closes connections silent for ``idleTimeout`` or slower than
     /// ``requestTimeout`` to send a request.
+    /// Durations under a millisecond count as one.
     public var server: HTTPServerBuilder {
-        let requestTimeout = TimeAmount(requestTimeout)
+        let shortest = TimeAmount.milliseconds(1)
+        let requestTimeout = max(shortest, TimeAmount(requestTimeout))
         return .http1(
             configuration: .init(
                 additionalChannelHandlers: [RequestDeadlineHandler(deadline: requestTimeout)],
-                idleTimeout: TimeAmount(idleTimeout)
+                idleTimeout: max(shortest, TimeAmount(idleTimeout))
             )
         )
     }

@@ -136,7 +136,7 @@ public struct LibraryServer: Sendable {
         )
         do {
             if handlingSignals {
-                try await app.runService()
+                try await limits.run(app)
             } else {
                 try await app.run()
             }

@@ -2,14 +2,21 @@ import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 
-/// Closes a connection whose client takes longer than a deadline to send a whole request.
+/// Closes a connection whose client takes longer than a deadline to send a whole request, or
+/// to take in what the server is sending it.
 ///
 /// The idle timeout sheds a client that sends nothing, but one that sends a byte of its body
-/// (or of its next request) every few seconds is never idle, and would hold its connection —
-/// one of ``ConnectionLimits/maximumConnections`` — for as long as it likes. This handler runs
-/// a clock whenever the server waits for the client: from when the connection opens, or the
-/// last request has been answered, until the next request has arrived in full. If the clock
-/// runs out, the connection is closed. The time the server takes to answer is not counted.
+/// (or of its next request) every few seconds is never idle, and one that stops reading the
+/// response while the server writes it is never idle either (a request is in progress): each
+/// would hold its connection — one of ``ConnectionLimits/maximumConnections`` — for as long as
+/// it likes. This handler runs two clocks:
+///
+/// - while the server waits for the client — from when the connection opens, or the server has
+///   answered every request received in full, until the next request has arrived in full;
+/// - while the connection cannot take more output because the client does not read it.
+///
+/// If either runs out, the connection is closed. The time the server takes to answer is not
+/// counted, and neither is a pipelined request that waits for the ones before it.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -17,48 +24,45 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundOut = HTTPResponsePart
 
     private let deadline: TimeAmount
-    /// Request heads received, requests received in full, responses sent in full.
-    private var (heads, requests, responses) = (0, 0, 0)
-    private var timer: Scheduled<Void>?
+    /// Requests received in full; responses sent in full.
+    private var (requests, responses) = (0, 0)
+    /// The clock of the request the server waits for.
+    private var requestTimer: Scheduled<Void>?
+    /// The clock of output the client does not take.
+    private var writeTimer: Scheduled<Void>?
 
     init(deadline: TimeAmount) {
         self.deadline = deadline
     }
 
-    /// True while a request is arriving, or every request has been answered: the server is
-    /// waiting for the client rather than working for it.
-    private var waitingForClient: Bool { requests < heads || responses >= requests }
+    /// True when every request received in full has been answered: what happens next is up to
+    /// the client.
+    private var waitingForClient: Bool { responses >= requests }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { start(context: context) }
+        if context.channel.isActive { restartRequestClock(context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        start(context: context)
+        restartRequestClock(context: context)
         context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        stop()
+        stopClocks()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        stop()
+        stopClocks()
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head:
-            heads += 1
-            // A pipelined request that arrives while the server works on the one before.
-            if timer == nil { start(context: context) }
-        case .body:
-            break
-        case .end:
+        if case .end = unwrapInboundIn(data) {
             requests += 1
-            // The next request's clock starts now if this one was already answered.
-            if waitingForClient { start(context: context) } else { stop() }
+            // Answered already (a response sent before the body was read): the next request's
+            // clock starts now. Otherwise the server is working.
+            if waitingForClient { restartRequestClock(context: context) } else { stopRequestClock() }
         }
         context.fireChannelRead(data)
     }
@@ -66,21 +70,38 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             responses += 1
-            if waitingForClient, timer == nil || requests == responses { start(context: context) }
+            if waitingForClient { restartRequestClock(context: context) }
         }
         context.write(data, promise: promise)
     }
 
-    private func start(context: ChannelHandlerContext) {
-        stop()
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: deadline) {
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        writeTimer?.cancel()
+        writeTimer = nil
+        if !context.channel.isWritable {
+            writeTimer = context.eventLoop.assumeIsolated().scheduleTask(in: deadline) {
+                context.close(promise: nil)
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func restartRequestClock(context: ChannelHandlerContext) {
+        stopRequestClock()
+        requestTimer = context.eventLoop.assumeIsolated().scheduleTask(in: deadline) {
             context.close(promise: nil)
         }
     }
 
-    private func stop() {
-        timer?.cancel()
-        timer = nil
+    private func stopRequestClock() {
+        requestTimer?.cancel()
+        requestTimer = nil
+    }
+
+    private func stopClocks() {
+        stopRequestClock()
+        writeTimer?.cancel()
+        writeTimer = nil
     }
 }
 
