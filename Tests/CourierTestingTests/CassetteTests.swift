@@ -188,6 +188,44 @@ struct CassetteTests {
         }
     }
 
+    /// The one rule, on the names real services use: credentials, and names that only look
+    /// like them.
+    @Test func secretNamesAreCredentialsAndOnlyThose() {
+        for name in [
+            "Authorization", "password", "client_secret", "access_token", "api_key", "apiKey", "X-Functions-Key",
+            "subscription-key", "key", "accessKey", "jsessionid", "private_key", "proxy_authorization",
+        ] {
+            #expect(Redaction.isSecretName(name), "\(name) is a credential")
+        }
+        for name in [
+            "max_tokens", "prompt_tokens", "totalTokens", "token_type", "expires_in", "monkey", "hotkey", "public_key",
+            "publicKey", "sort-key", "Idempotency-Key", "author", "title", "primary_key",
+        ] {
+            #expect(!Redaction.isSecretName(name), "\(name) is not a credential")
+        }
+    }
+
+    @Test func jsonAndFormBodiesAreRedactedWhateverTheyHold() {
+        let json = #"{"headers":{"Authorization":"Bearer sk-1"},"usage":{"max_tokens":100},"password_set":true}"#
+        #expect(
+            Redaction.redactingBody(Data(json.utf8), contentType: "application/json")
+                == Data(
+                    #"{"headers":{"Authorization":"REDACTED"},"usage":{"max_tokens":100},"password_set":true}"#.utf8
+                )
+        )
+        // A form with a byte that is not UTF-8, and one sent without a type.
+        let form = Data("name=caf".utf8) + Data([0xE9]) + Data("&password=pw secret&x=1".utf8)
+        #expect(
+            Redaction.redactingBody(form, contentType: "application/x-www-form-urlencoded")
+                == Data("name=caf".utf8) + Data([0xE9]) + Data("&password=REDACTED&x=1".utf8)
+        )
+        #expect(
+            Redaction.redactingBody(Data("user=a&password=pw".utf8), contentType: nil)
+                == Data("user=a&password=REDACTED".utf8)
+        )
+        #expect(Redaction.redactingBody(Data("plain words".utf8), contentType: nil) == Data("plain words".utf8))
+    }
+
     @Test func urlRedactionInFreeTextIsExactAndLinear() {
         let cases: [(String, String)] = [
             ("see https://h/x?a=1&Api_Key=k1#frag now", "see https://h/x?a=1&Api_Key=REDACTED#frag now"),
@@ -195,10 +233,17 @@ struct CassetteTests {
             ("?token=REDACTED&sig=", "?token=REDACTED&sig="),
             ("no urls here: a & b; c = d", "no urls here: a & b; c = d"),
             ("http://h/?%74oken=t", "http://h/?%74oken=REDACTED"),
+            ("https://c/cb#access_token=t1&token_type=bearer", "https://c/cb#access_token=REDACTED&token_type=bearer"),
+            ("https://shop/cart;jsessionid=ABC?x=1", "https://shop/cart;jsessionid=REDACTED?x=1"),
+            ("postgres://u:pa@ss@db/x and ssh://git@h", "postgres://REDACTED@db/x and ssh://REDACTED@h"),
+            ("see https://h/?token=abc,def.", "see https://h/?token=REDACTED"),
         ]
         for (input, expected) in cases {
             #expect(Redaction.redactingURLs(in: input) == expected, "\(input)")
         }
+        // One URL: its values end only at its own delimiters.
+        #expect(Redaction.redactingURL("https://h/p?a=1&sig=x,y)z#frag") == "https://h/p?a=1&sig=REDACTED#frag")
+        #expect(Redaction.redactingURL("https://h/p#id_token=x;b=2") == "https://h/p#id_token=REDACTED;b=2")
         // A megabyte of near-misses passes in one scan.
         let near = String(repeating: "&token", count: 100_000) + String(repeating: "://aaaa", count: 100_000)
         #expect(Redaction.redactingURLs(in: near) == near)
@@ -216,7 +261,7 @@ struct CassetteTests {
                 #"{"a": 1, "token" : "x\"y", "b":[{"Password":{"deep":[1,2,"]"]}}], "c":"token"}"#,
                 #"{"a": 1, "token" : "REDACTED", "b":[{"Password":"REDACTED"}], "c":"token"}"#
             ),
-            (#"[{"api_key":12.5e3},{"secret":null}]"#, #"[{"api_key":"REDACTED"},{"secret":"REDACTED"}]"#),
+            (#"[{"api_key":12.5e3},{"secret":null}]"#, #"[{"api_key":"REDACTED"},{"secret":null}]"#),
             (#"{"pass\u0077ord":"p"}"#, #"{"pass\u0077ord":"REDACTED"}"#),
             (#"{"title":"no secrets here"}"#, #"{"title":"no secrets here"}"#),
             (#"{"token":"unterminated"#, #"{"token":"unterminated"#),

@@ -25,6 +25,21 @@ struct ClientTests {
         #expect(failure.reason == "the key 'originalTitle' is missing")
     }
 
+    /// Servers echo what they were sent; the error shows their words, credentials redacted.
+    @Test func errorMessagesQuoteTheServerWithoutItsEchoedSecrets() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/movie", .text("Invalid key in https://api.test/movie?api_key=sk-live-1", status: .forbidden))
+        stub.on(.get, "/show", .json(#"{"error":"bad","access_token":"at-2","detail":"retry"}"#, status: .badRequest))
+        let client = HTTPClient(transport: stub)
+        for path in ["/movie", "/show"] {
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Data>(host: "api.test", path: path))
+            }
+            let message = try #require(error?.message)
+            #expect(!message.contains("sk-live-1") && !message.contains("at-2"), "\(message)")
+        }
+    }
+
     @Test func mapKeepsTheRequestAndTransformsTheValue() async throws {
         struct Wrong: Error {}
         let stub = StubTransport()

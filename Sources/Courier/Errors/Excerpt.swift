@@ -8,7 +8,9 @@ enum Excerpt {
         guard !body.isEmpty else { return "" }
         // Decoding all of a large body to show 200 characters would be wasted work.
         let window = max(limit * 8, 4096)
-        var text = String(decoding: body.prefix(window), as: UTF8.self)
+        // Servers echo what they were sent: credentials in it are redacted as in logs.
+        let start = Redaction.redactingBody(Data(body.prefix(window)), contentType: contentType ?? "text/plain")
+        var text = String(decoding: start, as: UTF8.self)
         let isHTML = contentType.map { MediaType.essence(of: $0).contains("html") } ?? text.hasPrefix("<")
         if isHTML { text = strippingTags(text) }
         var result = ""

@@ -9,12 +9,13 @@ extension Redaction {
     /// and compares as it did.
     ///
     /// The form is told by `contentType`; a body without one is read as JSON when it starts
-    /// like JSON. Other bodies (images, archives…) are returned as they are.
+    /// like JSON, and as a form when it is made of form characters only and has a `=`. Other
+    /// bodies (images, archives…) are returned as they are.
     package static func redactingBody(_ body: Data, contentType: String?) -> Data {
         let essence = contentType.map { MediaType.essence(of: $0) } ?? ""
-        if essence == "application/x-www-form-urlencoded" {
-            guard let text = String(data: body, encoding: .utf8) else { return body }
-            return Data(redactingQuery(Substring(text)).utf8)
+        if essence == "application/x-www-form-urlencoded" || (contentType == nil && looksLikeForm(body)) {
+            // On bytes: a form with a byte that is not UTF-8 is redacted all the same.
+            return redactingItems(in: [UInt8](body), as: .form).map { Data($0) } ?? body
         }
         if essence == "multipart/form-data", let contentType, let boundary = MediaType.boundary(in: contentType) {
             return redactingMultipart(body, boundary: boundary)
@@ -30,9 +31,27 @@ extension Redaction {
         } else {
             return body
         }
-        if let redacted = redactingURLs(in: [UInt8](text)) { text = Data(redacted) }
+        if let redacted = redactingItems(in: [UInt8](text), as: .freeText) { text = Data(redacted) }
         return text
     }
+
+    /// Whether a body without a type reads as `name=value&…`: a `=`, and nothing but the
+    /// characters of a URL-encoded form.
+    static func looksLikeForm(_ body: Data) -> Bool {
+        var sawEquals = false
+        for byte in body {
+            if byte == UInt8(ascii: "=") {
+                sawEquals = true
+            } else if !formBytes.contains(byte) {
+                return false
+            }
+        }
+        return sawEquals
+    }
+
+    private static let formBytes = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%&+-._~*".utf8
+    )
 
     /// Bodies searched for URLs that carry credentials, besides JSON.
     static let textLike = ["text/*", "*/*+xml", "application/xml", "application/xhtml+xml"]
@@ -114,6 +133,11 @@ extension Redaction {
             var valueStart = next + 1
             while valueStart < bytes.count, isJSONWhitespace(bytes[valueStart]) { valueStart += 1 }
             guard valueStart < bytes.count, let valueEnd = valueEnd(bytes, from: valueStart) else { break }
+            // `true`, `false` and `null` say whether there is one, not what it is.
+            if ["true", "false", "null"].contains(where: { bytes[valueStart..<valueEnd].elementsEqual($0.utf8) }) {
+                index = valueEnd
+                continue
+            }
             if output.isEmpty { output.reserveCapacity(bytes.count) }
             output += bytes[copied..<valueStart]
             output += Array("\"\(placeholder)\"".utf8)

@@ -1,18 +1,53 @@
 extension Redaction {
     /// `text` with the credentials in every URL it contains replaced by `REDACTED`: the values
-    /// of secret query items (`?api_key=…`, `&access_token=…`, also after `&amp;`) and user
-    /// information (`https://user:password@host`, also with JSON's `\/` escapes). For header
-    /// values such as `Location` and `Link`, and for text bodies, where URLs hide in free text.
+    /// of secret query and fragment items (`?api_key=…`, `&access_token=…`, `#access_token=…`,
+    /// `;jsessionid=…`, also after `&amp;`) and user information (`https://user:password@host`,
+    /// also with JSON's `\/` escapes). For header values such as `Location` and `Link`, and for
+    /// text bodies, where URLs hide in free text.
     package static func redactingURLs(in text: String) -> String {
+        redacting(text, as: .freeText)
+    }
+
+    /// The URL with the values of secret query and fragment items and any user information
+    /// replaced.
+    package static func redactingURL(_ url: String) -> String {
+        redacting(url, as: .url)
+    }
+
+    /// `name=value&…` (a query or a URL-encoded form) with the values of secret names replaced.
+    static func redactingQuery(_ query: Substring) -> String {
+        redacting(String(query), as: .form)
+    }
+
+    private static func redacting(_ text: String, as syntax: Syntax) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "@") }),
-            let redacted = redactingURLs(in: Array(text.utf8))
+            let redacted = redactingItems(in: Array(text.utf8), as: syntax)
         else { return text }
         return String(decoding: redacted, as: UTF8.self)
     }
 
-    /// The bytes with credentials in URLs replaced, or `nil` when there were none. One pass:
-    /// each byte is looked at a bounded number of times.
-    static func redactingURLs(in bytes: [UInt8]) -> [UInt8]? {
+    /// Where credentials are looked for, and where their values end.
+    struct Syntax {
+        /// Text that may contain URLs: values end at quotes, brackets and white space too.
+        static let freeText = Syntax(itemAtStart: false, valueEnds: Set("?&#;\"'<>\\".utf8), spaceEnds: true)
+        /// One URL.
+        static let url = Syntax(itemAtStart: false, valueEnds: Set("?&#;".utf8), spaceEnds: false)
+        /// A URL-encoded form: the first item starts the text, and only `&` ends a value.
+        static let form = Syntax(itemAtStart: true, valueEnds: Set("&".utf8), spaceEnds: false)
+
+        var itemAtStart: Bool
+        var valueEnds: Set<UInt8>
+        /// Whether white space and control characters end a value.
+        var spaceEnds: Bool
+
+        func endsValue(_ byte: UInt8) -> Bool {
+            valueEnds.contains(byte) || (spaceEnds && (byte <= 0x20 || byte == 0x7F))
+        }
+    }
+
+    /// The bytes with credentials replaced, or `nil` when there were none. One pass: each byte
+    /// is looked at a bounded number of times.
+    static func redactingItems(in bytes: [UInt8], as syntax: Syntax) -> [UInt8]? {
         var output: [UInt8] = []
         var copied = 0  // bytes[..<copied] are decided
         func replace(_ range: Range<Int>) {
@@ -22,11 +57,11 @@ extension Redaction {
             output += placeholder.utf8
             copied = range.upperBound
         }
-        var index = 0
+        var index = syntax.itemAtStart ? -1 : 0
         while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") {
-                // A query item: `name=value`.
+            let byte = index < 0 ? UInt8(ascii: "&") : bytes[index]
+            if Self.itemStarts.contains(byte) {
+                // An item: `name=value`.
                 let nameStart = index + 1
                 var nameEnd = nameStart
                 while nameEnd < bytes.count, isQueryNameByte(bytes[nameEnd]) { nameEnd += 1 }
@@ -37,16 +72,18 @@ extension Redaction {
                     continue
                 }
                 var valueEnd = nameEnd + 1
-                while valueEnd < bytes.count, !endsQueryValue(bytes[valueEnd]) { valueEnd += 1 }
+                while valueEnd < bytes.count, !syntax.endsValue(bytes[valueEnd]) { valueEnd += 1 }
                 if valueEnd > nameEnd + 1 { replace((nameEnd + 1)..<valueEnd) }
                 index = valueEnd
             } else if byte == UInt8(ascii: ":"), let authorityStart = authorityStart(bytes, afterColonAt: index) {
-                // An authority: user information ends at `@` before the host.
+                // An authority: user information ends at its last `@` before the host.
                 var end = authorityStart
-                while end < bytes.count, !endsAuthority(bytes[end]) { end += 1 }
-                if end < bytes.count, bytes[end] == UInt8(ascii: "@"), end > authorityStart {
-                    replace(authorityStart..<end)
+                var lastAt: Int?
+                while end < bytes.count, !endsAuthority(bytes[end]) {
+                    if bytes[end] == UInt8(ascii: "@") { lastAt = end }
+                    end += 1
                 }
+                if let lastAt, lastAt > authorityStart { replace(authorityStart..<lastAt) }
                 index = end
             } else {
                 index += 1
@@ -75,17 +112,14 @@ extension Redaction {
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "%")
-            || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
-    }
-
-    private static func endsQueryValue(_ byte: UInt8) -> Bool {
-        byte <= 0x20 || byte == 0x7F || Self.queryValueEnds.contains(byte)
+            || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "+")
     }
 
     private static func endsAuthority(_ byte: UInt8) -> Bool {
         byte <= 0x20 || byte == 0x7F || Self.authorityEnds.contains(byte)
     }
 
-    private static let queryValueEnds = Set("&#\"'<>\\,;)".utf8)
-    private static let authorityEnds = Set("/\\?#@\"'<>(),".utf8)
+    /// What comes before an item's name: a query, its separators, a fragment.
+    private static let itemStarts = Set("?&;#".utf8)
+    private static let authorityEnds = Set("/\\?#\"'<>()".utf8)
 }

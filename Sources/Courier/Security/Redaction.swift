@@ -20,7 +20,7 @@ package enum Redaction {
     /// header field, a query item, a form field or a JSON object key.
     static let secretNameParts = [
         "token", "secret", "password", "passwd", "api-key", "api_key", "apikey", "session", "credential",
-        "signature", "private-key", "private_key", "cookie", "passphrase", "assertion", "verifier",
+        "signature", "private-key", "private_key", "cookie", "passphrase", "assertion", "verifier", "authorization",
     ]
 
     /// Whether a header field's value is a credential: `Authorization`, `Proxy-Authorization`,
@@ -49,15 +49,46 @@ package enum Redaction {
         "count",
     ]
 
-    /// Names ending in `key` that are not credentials.
-    static let nonSecretKeys: Set<String> = ["idempotency-key", "idempotency_key", "sort_key", "sort-key", "cache-key"]
+    /// Words that make a name ending in `tokens` a list of credentials (`access_tokens`) rather
+    /// than a count (`max_tokens`).
+    static let credentialTokenKinds = ["access", "refresh", "auth", "session", "api", "bearer", "id_", "id-"]
+
+    /// What a name ending in `key` names when it is not a credential (`Idempotency-Key`,
+    /// `public_key`, `sortKey`).
+    static let nonSecretKeyKinds: Set<String> = [
+        "idempotency", "sort", "cache", "public", "primary", "foreign", "partition", "hash", "range", "row", "shard",
+        "object", "lookup", "group", "dedup", "dedupe", "routing", "message", "unique", "composite",
+    ]
 
     private static func containsSecretPart(_ lowercased: String) -> Bool {
         if describingSuffixes.contains(where: { lowercased.hasSuffix($0) }) { return false }
-        // `X-Functions-Key`, `Ocp-Apim-Subscription-Key`, `access_key`, `apikey`: keys are credentials.
-        if lowercased.hasSuffix("key"), !nonSecretKeys.contains(lowercased) { return true }
+        // `max_tokens`, `prompt_tokens`: counts of tokens, not tokens.
+        if lowercased.hasSuffix("tokens"), !credentialTokenKinds.contains(where: lowercased.contains) { return false }
+        if isSecretKeyName(lowercased) { return true }
         return secretNameParts.contains { lowercased.contains($0) }
     }
+
+    /// `X-Functions-Key`, `Ocp-Apim-Subscription-Key`, `access_key`, `apiKey`, `key`: keys are
+    /// credentials — unless the word before says another kind (`public_key`, `sort-key`); and
+    /// words that merely end in "key" (`monkey`, `hotkey`) are not.
+    private static func isSecretKeyName(_ lowercased: String) -> Bool {
+        guard lowercased.hasSuffix("key") else { return false }
+        let kind = lowercased.dropLast(3)
+        if kind.isEmpty { return true }
+        // The word before `key`: after a separator (`subscription-key`), or all of a joined name
+        // (`apikey`, `publickey`), which must then name a kind of secret key.
+        if let last = kind.last, "-_. ".contains(last) {
+            let word = kind.dropLast().split(whereSeparator: { "-_. ".contains($0) }).last.map(String.init) ?? ""
+            return !nonSecretKeyKinds.contains(word)
+        }
+        return secretKeyKinds.contains { kind.hasSuffix($0) }
+    }
+
+    /// Words that, joined to `key` (`apiKey`, `accesskey`), name a secret key.
+    static let secretKeyKinds = [
+        "api", "access", "secret", "private", "subscription", "master", "client", "app", "account", "encryption",
+        "signing", "license", "auth", "session", "functions",
+    ]
 
     /// The field's value, or `REDACTED` when it is a credential and `redacting` is on; with
     /// `redacting` on, the credentials in URLs it holds (a `Location` or `Link` with
@@ -71,33 +102,4 @@ package enum Redaction {
         isSecretName(name.removingPercentEncoding ?? String(name))
     }
 
-    /// The URL with the values of secret query items and any user:password replaced.
-    package static func redactingURL(_ url: String) -> String {
-        var url = Substring(url)
-        var fragment: Substring = ""
-        if let hash = url.firstIndex(of: "#") {
-            fragment = url[hash...]
-            url = url[..<hash]
-        }
-        var result: String
-        if let question = url.firstIndex(of: "?") {
-            result = String(url[...question]) + redactingQuery(url[url.index(after: question)...])
-        } else {
-            result = String(url)
-        }
-        if let schemeEnd = result.range(of: "://"), let at = result[schemeEnd.upperBound...].firstIndex(of: "@"),
-            !result[schemeEnd.upperBound..<at].contains("/")
-        {
-            result.replaceSubrange(schemeEnd.upperBound..<at, with: placeholder)
-        }
-        return result + fragment
-    }
-
-    /// `name=value&…` (a query or a URL-encoded form) with the values of secret names replaced.
-    static func redactingQuery(_ query: Substring) -> String {
-        query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-            guard let equals = item.firstIndex(of: "="), isSecretQueryName(item[..<equals]) else { return String(item) }
-            return item[..<equals] + "=" + placeholder
-        }.joined(separator: "&")
-    }
 }

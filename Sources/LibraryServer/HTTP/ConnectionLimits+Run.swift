@@ -10,9 +10,11 @@ extension ConnectionLimits {
     ///
     /// - Throws: What `app` throws when it cannot run (the port is taken, say).
     public func run(_ app: some ApplicationProtocol) async throws {
+        // Trapped before the server announces itself: a signal sent as soon as it listens is
+        // not lost (or fatal).
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: app.logger))
         let running = Task { try await group.run() }
-        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         let ended = { @Sendable in _ = await running.result }
         let signalled = { @Sendable in
             for await _ in signals { return }
