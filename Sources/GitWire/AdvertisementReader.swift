@@ -74,6 +74,7 @@ public struct AdvertisementReader: Sendable {
             }
         }
         if advertisement.protocolVersion == 2 {
+            try limits.check(lines: advertisement.capabilities.count + 1, address: address)
             advertisement.capabilities.append(String(decoding: line, as: UTF8.self))
             return
         }
@@ -95,6 +96,7 @@ public struct AdvertisementReader: Sendable {
             }
         }
         if refPart.starts(with: "shallow ".utf8) {
+            try limits.check(lines: advertisement.shallow.count + 1, address: address)
             advertisement.shallow.append(String(decoding: refPart.dropFirst(8), as: UTF8.self))
             return
         }

@@ -21,10 +21,10 @@ public struct BlockingGitClient: Sendable {
     public var limits: GitLimits
 
     /// A client with `timeout` seconds per step and `deadline` seconds for the whole
-    /// conversation, reading at most `limits`. Values that are not finite or are larger than a
-    /// year count as a year.
+    /// conversation, reading at most `limits`. Infinity and values larger than a year count as
+    /// a year.
     ///
-    /// - Precondition: `timeout` and `deadline` are more than 0.
+    /// - Precondition: `timeout` and `deadline` are more than 0 (so not NaN).
     public init(timeout: Double = 10, deadline: Double = 300, limits: GitLimits = .default) {
         precondition(timeout > 0 && deadline > 0, "timeout and deadline must be more than 0 seconds")
         self.timeout = timeout

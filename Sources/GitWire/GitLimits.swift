@@ -8,7 +8,8 @@
 /// let client = BlockingGitClient(limits: GitLimits(maximumRefs: 10_000, maximumBytes: 4 << 20))
 /// ```
 public struct GitLimits: Sendable, Hashable {
-    /// The most refs an advertisement may hold, peeled tags included.
+    /// The most refs an advertisement may hold, peeled tags included; also the most capability
+    /// lines and the most shallow lines.
     public var maximumRefs: Int
     /// The most bytes a server may send in one conversation, pkt-line framing included.
     public var maximumBytes: Int
@@ -34,6 +35,16 @@ public struct GitLimits: Sendable, Hashable {
                 address,
                 reason: "more than \(maximumRefs) refs (GitLimits.maximumRefs); raise the limit if the repository "
                     + "really has that many"
+            )
+        }
+    }
+
+    /// Throws when `count` capability or shallow lines are more than the limit.
+    func check(lines count: Int, address: String) throws(GitWireError) {
+        guard count <= maximumRefs else {
+            throw .limitExceeded(
+                address,
+                reason: "more than \(maximumRefs) capability or shallow lines (GitLimits.maximumRefs)"
             )
         }
     }

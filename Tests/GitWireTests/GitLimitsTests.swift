@@ -94,6 +94,26 @@ struct GitLimitsTests {
         #expect(throws: byteLimit("git://127.0.0.1/x.git", 100)) { try reader.read(packet) }
     }
 
+    /// Capability and shallow lines are held too: the ref limit bounds them (a 256 MiB answer
+    /// of empty capability packets would be 67 million strings).
+    @Test func capabilityAndShallowLinesStopAtTheRefLimit() throws {
+        let limits = GitLimits(maximumRefs: 3)
+        let lineLimit = GitWireError.limitExceeded(
+            "git://127.0.0.1/x.git",
+            reason: "more than 3 capability or shallow lines (GitLimits.maximumRefs)"
+        )
+        var v2 = AdvertisementReader(address: "git://127.0.0.1/x.git", limits: limits)
+        try v2.read(.data(Array("version 2\n".utf8)))
+        for _ in 0..<3 { try v2.read(.data([])) }
+        #expect(throws: lineLimit) { try v2.read(.data([])) }
+
+        var v0 = AdvertisementReader(address: "git://127.0.0.1/x.git", limits: limits)
+        try v0.read(.data(Array("\(HostileAnswer.objectID) refs/heads/main\n".utf8)))
+        let shallow = PktLine.data(Array("shallow \(HostileAnswer.objectID)\n".utf8))
+        for _ in 0..<3 { try v0.read(shallow) }
+        #expect(throws: lineLimit) { try v0.read(shallow) }
+    }
+
     /// Refs and their capabilities, repeated on every line, keep one set of symbolic refs.
     @Test func capabilitiesAreReadFromTheFirstRefOnly() throws {
         var reader = AdvertisementReader(address: "git://127.0.0.1/x.git")
