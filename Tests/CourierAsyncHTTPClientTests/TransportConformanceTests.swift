@@ -203,6 +203,7 @@ struct TransportConformanceTests {
                 "http://evil.example%3F.localhost/x", "http://evil.example%2F.allowed-domain/x",
                 "http://evil.example%40127.0.0.1/x", "http://evil%2e.localhost/x", "//evil.example%2F.localhost/x",
                 "http://b%C3%BCcher.localhost/x", "ftp://127.0.0.1/x", "http://127.0.0.1:0/x",
+                "http://user:pw@127.0.0.1/x", "http://user@localhost/x",
             ]
             // FoundationNetworking on Linux traps on some protocol-relative Locations before any
             // delegate is asked (README, Security); the AsyncHTTPClient transport is not affected.

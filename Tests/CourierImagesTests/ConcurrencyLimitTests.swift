@@ -16,23 +16,44 @@ struct ConcurrencyLimitTests {
             }
         }
         func leave() { counts.withLock { $0.now -= 1 } }
+        var now: Int { counts.withLock { $0.now } }
         var most: Int { counts.withLock { $0.most } }
         var ran: Int { counts.withLock { $0.ran } }
     }
 
+    /// Turns to finish, given by the test and taken by the operations.
+    private final class Permits: Sendable {
+        private let count = Mutex(0)
+        func give(_ more: Int) { count.withLock { $0 += more } }
+        func take() -> Bool {
+            count.withLock { count in
+                guard count > 0 else { return false }
+                count -= 1
+                return true
+            }
+        }
+    }
+
+    /// Twenty operations that each run until the test lets one go: three run, seventeen wait
+    /// (the test waits for that state, not for time to pass), and letting them go one at a time
+    /// never lets a fourth in.
     @Test func neverMoreThanTheLimitAtOnce() async throws {
         let limit = ConcurrencyLimit(3)
         let gauge = Gauge()
+        let permits = Permits()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
                 group.addTask {
                     try await limit.run {
                         gauge.enter()
-                        try await Task.sleep(for: .milliseconds(10))
+                        while !permits.take() { await Task.yield() }
                         gauge.leave()
                     }
                 }
             }
+            while gauge.now < 3 || limit.waitingCount < 17 { await Task.yield() }
+            #expect(gauge.now == 3)
+            permits.give(20)
             try await group.waitForAll()
         }
         #expect(gauge.most == 3)

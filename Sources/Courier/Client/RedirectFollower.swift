@@ -55,6 +55,9 @@ struct RedirectFollower: Sendable {
         // be read differently by the transport.
         let host = components.percentEncodedHost ?? ""
         if let problem = RequestTarget.problem(withHost: host) { throw refused(problem) }
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+            throw refused("it has user information (user@host), which is never sent on")
+        }
         if let port = components.port, !(1...65535).contains(port) {
             throw refused("the port \(port) is outside 1…65535")
         }
