@@ -132,6 +132,7 @@ public struct AdvertisementReader: Sendable {
         try append(AdvertisedRef(objectID: isUnborn ? "" : String(decoding: objectID, as: UTF8.self), name: name))
         for attribute in rest[afterName...].split(separator: space) {
             if attribute.starts(with: "symref-target:".utf8) {
+                try limits.check(lines: advertisement.symrefs.count + 1, address: address)
                 advertisement.symrefs.append((name, String(decoding: attribute.dropFirst(14), as: UTF8.self)))
             } else if attribute.starts(with: "peeled:".utf8) {
                 let peeledID = attribute.dropFirst(7)

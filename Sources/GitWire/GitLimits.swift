@@ -9,7 +9,7 @@
 /// ```
 public struct GitLimits: Sendable, Hashable {
     /// The most refs an advertisement may hold, peeled tags included; also the most capability
-    /// lines and the most shallow lines.
+    /// lines, shallow lines and symbolic refs.
     public var maximumRefs: Int
     /// The most bytes a server may send in one conversation, pkt-line framing included.
     public var maximumBytes: Int
@@ -39,12 +39,12 @@ public struct GitLimits: Sendable, Hashable {
         }
     }
 
-    /// Throws when `count` capability or shallow lines are more than the limit.
+    /// Throws when `count` capability, shallow or symbolic-ref lines are more than the limit.
     func check(lines count: Int, address: String) throws(GitWireError) {
         guard count <= maximumRefs else {
             throw .limitExceeded(
                 address,
-                reason: "more than \(maximumRefs) capability or shallow lines (GitLimits.maximumRefs)"
+                reason: "more than \(maximumRefs) capability, shallow or symbolic-ref lines (GitLimits.maximumRefs)"
             )
         }
     }

@@ -5,14 +5,18 @@ import Synchronization
 /// A `courier` server command (`serve`, `replay`) running in the background on a free port of
 /// 127.0.0.1: the address is read from its first line of output.
 // @unchecked: `Process` and `Pipe` are not marked Sendable. All three are assigned once in
-// `init` and never replaced; afterwards only `stop` reads the pipes (once, on one thread) and
-// `deinit` terminates, so no two threads use one of them at the same time.
+// `init` and never replaced; afterwards standard error is read by one thread started in `init`
+// and standard output only by `stop` (once, on one thread), and `deinit` terminates, so no two
+// threads use one of them at the same time.
 final class CourierService: @unchecked Sendable {
     /// The address the service printed on its first line.
     let url: URL
     private let process: Process
     private let output: Pipe
     private let errors: Pipe
+    /// Standard error, read as it comes from the start: a server that logs more than a pipe
+    /// holds (64 KiB) would otherwise block on its next log line, in the middle of a test.
+    private let errorText = Drained()
 
     /// Starts `courier serve --port 0` with `arguments` and waits for its first line.
     static func start(_ arguments: [String] = []) async throws -> CourierService {
@@ -40,6 +44,7 @@ final class CourierService: @unchecked Sendable {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        errorText.read(errors.fileHandleForReading)
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
             line.append(first)
@@ -54,13 +59,33 @@ final class CourierService: @unchecked Sendable {
         self.url = url
     }
 
+    /// What a thread has read from a pipe, and whether it has reached the end.
+    private final class Drained: Sendable {
+        private let text = Mutex(Data())
+        private let ended = DispatchSemaphore(value: 0)
+
+        func read(_ handle: FileHandle) {
+            Thread { [self] in
+                PipeReader.readChunks(handle) { chunk in text.withLock { $0.append(chunk) } }
+                ended.signal()
+            }.start()
+        }
+
+        /// Everything, once the pipe has ended (blocks until then).
+        func all() -> Data {
+            ended.wait()
+            ended.signal()
+            return text.withLock { $0 }
+        }
+    }
+
     /// Sends `signal`, then returns the exit status and the rest of the output.
     func stop(with signal: Int32 = SIGTERM) async -> Courier.Result {
         kill(process.processIdentifier, signal)
         return await withCheckedContinuation { continuation in
             Thread { [self] in
                 let stdout = String(decoding: PipeReader.readAll(output.fileHandleForReading), as: UTF8.self)
-                let stderr = String(decoding: PipeReader.readAll(errors.fileHandleForReading), as: UTF8.self)
+                let stderr = String(decoding: errorText.all(), as: UTF8.self)
                 process.waitUntilExit()
                 continuation.resume(
                     returning: Courier.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)

@@ -53,6 +53,21 @@ struct HostileInputTests {
         #expect(summary.utf8.count > 300_000)
     }
 
+    /// A quoted value that never closes does not turn the rest of the text into markup.
+    @Test(arguments: [
+        (#"<a href="x>link</a> more <b>text</b><script>alert(1)</script>"#, "link more text"),
+        (#"<img alt="it's> <p>Hello</p>"#, "Hello"),
+        ("<p>a</p> 1 < 2 <b>b", "a 1 < 2 b"),
+    ])
+    func anUnclosedQuoteEndsItsTagAtTheFirstBracket(html: String, text: String) throws {
+        let escaped = html.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        let xml =
+            #"<feed xmlns="http://www.w3.org/2005/Atom"><entry><summary type="html">"#
+            + "\(escaped)</summary></entry></feed>"
+        let summary = try FeedParser().parse(Data(xml.utf8)).entries.first?.summary
+        #expect(summary == text)
+    }
+
     /// Each attribute's name was compared with every one before it.
     @Test(.timeLimit(.minutes(1))) func aTagWithManyAttributesIsReadOnce() throws {
         var tag = "<rss"

@@ -100,7 +100,7 @@ struct GitLimitsTests {
         let limits = GitLimits(maximumRefs: 3)
         let lineLimit = GitWireError.limitExceeded(
             "git://127.0.0.1/x.git",
-            reason: "more than 3 capability or shallow lines (GitLimits.maximumRefs)"
+            reason: "more than 3 capability, shallow or symbolic-ref lines (GitLimits.maximumRefs)"
         )
         var v2 = AdvertisementReader(address: "git://127.0.0.1/x.git", limits: limits)
         try v2.read(.data(Array("version 2\n".utf8)))

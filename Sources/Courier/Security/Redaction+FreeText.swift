@@ -29,7 +29,7 @@ extension Redaction {
     /// Where credentials are looked for, and where their values end.
     struct Syntax {
         /// Text that may contain URLs: values end at quotes, brackets and white space too.
-        static let freeText = Syntax(itemAtStart: false, valueEnds: Set("?&#;\"'<>\\".utf8), spaceEnds: true)
+        static let freeText = Syntax(itemAtStart: false, valueEnds: Set("?&#;\"'<>".utf8), spaceEnds: true)
         /// One URL.
         static let url = Syntax(itemAtStart: false, valueEnds: Set("?&#;".utf8), spaceEnds: false)
         /// A URL-encoded form: the first item starts the text, and only `&` ends a value.
@@ -60,9 +60,11 @@ extension Redaction {
         var index = syntax.itemAtStart ? -1 : 0
         while index < bytes.count {
             let byte = index < 0 ? UInt8(ascii: "&") : bytes[index]
-            if Self.itemStarts.contains(byte) {
+            // `\u0026` is `&` in JSON as Go's encoder writes it.
+            let escapedAmpersand = byte == UInt8(ascii: "\\") && bytes[(index + 1)...].starts(with: "u0026".utf8)
+            if Self.itemStarts.contains(byte) || escapedAmpersand {
                 // An item: `name=value`.
-                let nameStart = index + 1
+                let nameStart = index + (escapedAmpersand ? 6 : 1)
                 var nameEnd = nameStart
                 while nameEnd < bytes.count, isQueryNameByte(bytes[nameEnd]) { nameEnd += 1 }
                 guard nameEnd > nameStart, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "="),

@@ -14,7 +14,13 @@ package enum Redaction {
 
     /// Query item names (lowercased) whose values are credentials, besides those containing one
     /// of ``secretNameParts``.
-    static let secretQueryNames: Set<String> = ["key", "auth", "sig", "appid", "app_id"]
+    static let secretQueryNames: Set<String> = [
+        "key", "auth", "sig", "appid", "app_id", "otp", "totp", "pin", "passcode", "mfa_code", "otp_code",
+    ]
+
+    /// Names secret in a URL or a form only: OAuth's one-time `code` (in a redirect's
+    /// `Location` or a token request), where JSON's `code` is usually a status.
+    static let secretOnlyInQueries: Set<String> = ["code"]
 
     /// Parts of a name (lowercased) that mark its value as a credential wherever it appears: a
     /// header field, a query item, a form field or a JSON object key.
@@ -49,15 +55,11 @@ package enum Redaction {
         "count",
     ]
 
-    /// Words that make a name ending in `tokens` a list of credentials (`access_tokens`) rather
-    /// than a count (`max_tokens`).
-    static let credentialTokenKinds = ["access", "refresh", "auth", "session", "api", "bearer", "id_", "id-"]
-
     /// What a name ending in `key` names when it is not a credential (`Idempotency-Key`,
     /// `public_key`, `sortKey`).
     static let nonSecretKeyKinds: Set<String> = [
-        "idempotency", "sort", "cache", "public", "primary", "foreign", "partition", "hash", "range", "row", "shard",
-        "object", "lookup", "group", "dedup", "dedupe", "routing", "message", "unique", "composite",
+        "idempotency", "sort", "cache", "public", "foreign", "partition", "hash", "range", "row", "shard", "object",
+        "lookup", "group", "dedup", "dedupe", "unique", "composite",
     ]
 
     private static func containsSecretPart(_ lowercased: String) -> Bool {
@@ -68,27 +70,22 @@ package enum Redaction {
         return secretNameParts.contains { lowercased.contains($0) }
     }
 
-    /// `X-Functions-Key`, `Ocp-Apim-Subscription-Key`, `access_key`, `apiKey`, `key`: keys are
-    /// credentials — unless the word before says another kind (`public_key`, `sort-key`); and
-    /// words that merely end in "key" (`monkey`, `hotkey`) are not.
-    private static func isSecretKeyName(_ lowercased: String) -> Bool {
-        guard lowercased.hasSuffix("key") else { return false }
-        let kind = lowercased.dropLast(3)
-        if kind.isEmpty { return true }
-        // The word before `key`: after a separator (`subscription-key`), or all of a joined name
-        // (`apikey`, `publickey`), which must then name a kind of secret key.
-        if let last = kind.last, "-_. ".contains(last) {
-            let word = kind.dropLast().split(whereSeparator: { "-_. ".contains($0) }).last.map(String.init) ?? ""
-            return !nonSecretKeyKinds.contains(word)
-        }
-        return secretKeyKinds.contains { kind.hasSuffix($0) }
-    }
+    /// Words that make a name ending in `tokens` a list of credentials (`access_tokens`) rather
+    /// than a count (`max_tokens`).
+    static let credentialTokenKinds = ["access", "refresh", "auth", "session", "api", "bearer", "id_", "id-"]
 
-    /// Words that, joined to `key` (`apiKey`, `accesskey`), name a secret key.
-    static let secretKeyKinds = [
-        "api", "access", "secret", "private", "subscription", "master", "client", "app", "account", "encryption",
-        "signing", "license", "auth", "session", "functions",
-    ]
+    /// Names ending in `key`, or `key` and digits (Azure's `key1`), are credentials
+    /// (`X-Functions-Key`, `primaryKey`, `access_key`, `apikey`) — unless the word before
+    /// `key` says another kind (`public_key`, `sort-key`, `publicKey`). Better a `monkey`
+    /// redacted than a key in clear.
+    private static func isSecretKeyName(_ lowercased: String) -> Bool {
+        var name = Substring(lowercased)
+        while name.last?.isNumber == true { name.removeLast() }
+        guard name.hasSuffix("key") else { return false }
+        let before = name.dropLast(3)
+        let word = before.split(whereSeparator: { "-_. ".contains($0) }).last.map(String.init) ?? ""
+        return !nonSecretKeyKinds.contains(word)
+    }
 
     /// The field's value, or `REDACTED` when it is a credential and `redacting` is on; with
     /// `redacting` on, the credentials in URLs it holds (a `Location` or `Link` with
@@ -99,7 +96,8 @@ package enum Redaction {
     }
 
     static func isSecretQueryName(_ name: Substring) -> Bool {
-        isSecretName(name.removingPercentEncoding ?? String(name))
+        let decoded = name.removingPercentEncoding ?? String(name)
+        return isSecretName(decoded) || secretOnlyInQueries.contains(decoded.lowercased())
     }
 
 }

@@ -67,14 +67,18 @@ public struct FeedEntries<Chunks: AsyncSequence>: AsyncSequence where Chunks.Ele
         /// The next entry, read on the caller's executor: iterating from an actor (the main
         /// actor, say) does not hop to another thread for each entry.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Entry? {
-            while ready.isEmpty, !isFinished {
+            while ready.isEmpty {
+                if !builder.pendingEntries.isEmpty {
+                    ready = builder.pendingEntries.reversed()
+                    builder.pendingEntries.removeAll(keepingCapacity: true)
+                    break
+                }
+                guard !isFinished else { break }
                 if let chunk = try await chunks.next(isolation: actor) {
                     try consume(chunk)
                 } else {
                     try finish()
                 }
-                ready = builder.pendingEntries.reversed()
-                builder.pendingEntries.removeAll(keepingCapacity: true)
             }
             return ready.popLast()
         }

@@ -11,15 +11,17 @@ enum FeedText {
 
     /// One pass over the bytes: tags skipped, references decoded, white space collapsed.
     ///
-    /// Linear in the text, whatever it holds: a `<` that cannot start a tag (`<<`, `< `, `<3`
-    /// is a tag name, so not that) is text at once, without looking for a `>`; and once a tag
-    /// has no `>` to end it, no later one can be found either, so the rest is read as text.
-    /// (Looking for each `<`'s `>` again made text full of `<` quadratic.)
+    /// Linear in the text, whatever it holds: a `<` that cannot start a tag (`<<`, `< `) is text
+    /// at once, without looking for a `>`. A tag's end is looked for skipping quoted values;
+    /// when a quote never closes, the first `>` ends the tag instead, and so for every later
+    /// tag (a quote-aware search from there would run to the end again: quadratic); when there
+    /// is no `>` at all, the rest is text.
     private static func appendPlainText(of bytes: UnsafeBufferPointer<UInt8>, to output: inout TextBuilder) {
         var index = 0
         let count = bytes.count
         var skippingUntil: [UInt8]?
-        var tagsEnded = false  // a tag ran to the end of the text without its `>`
+        var tagsEnded = false  // no `>` after here: the rest is text
+        var quotesUnclosed = false  // a quoted value ran to the end: tags end at their first `>`
         while index < count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "&") {
@@ -50,7 +52,12 @@ enum FeedText {
                 index += 1
                 continue
             }
-            guard let close = tagEnd(in: bytes, from: index) else {
+            var close = quotesUnclosed ? nil : tagEnd(in: bytes, from: index)
+            if close == nil {
+                quotesUnclosed = true
+                close = firstIndex(of: UInt8(ascii: ">"), in: bytes, from: index + 1)
+            }
+            guard let close else {
                 tagsEnded = true
                 if skippingUntil == nil { output.append(byte) }
                 index += 1
@@ -265,6 +272,15 @@ enum FeedText {
                 return index
             }
             if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { lastNonSpace = byte }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        while index < bytes.count {
+            if bytes[index] == byte { return index }
             index += 1
         }
         return nil

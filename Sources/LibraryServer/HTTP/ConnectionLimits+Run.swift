@@ -1,6 +1,6 @@
 public import Hummingbird
 import ServiceLifecycle
-import UnixSignals
+import Synchronization
 
 extension ConnectionLimits {
     /// Runs `app` until the process gets SIGINT or SIGTERM, then stops it: requests in flight
@@ -12,51 +12,71 @@ extension ConnectionLimits {
     public func run(_ app: some ApplicationProtocol) async throws {
         // Trapped before the server announces itself: a signal sent as soon as it listens is
         // not lost (or fatal).
-        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        let previous = StopSignal.trap()
+        defer { StopSignal.restore(previous) }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: app.logger))
+        // Unstructured, so that a server stuck past its shutdown timeout can be left behind.
         let running = Task { try await group.run() }
         let ended = { @Sendable in _ = await running.result }
-        let signalled = { @Sendable in
-            for await _ in signals { return }
-        }
-        if await !Self.first(ended, signalled) {
-            await group.triggerGracefulShutdown()
-            let shutdownTimeout = shutdownTimeout
-            guard await Self.first(ended, { try? await Task.sleep(for: shutdownTimeout) }) else {
-                running.cancel()
-                _ = await Self.first(ended, { try? await Task.sleep(for: .seconds(1)) })
-                return  // what is still running ends with the process
+        let signalled = { @Sendable in await StopSignal.wait() }
+        try await withTaskCancellationHandler {
+            if await !Self.first(ended, signalled) {
+                await group.triggerGracefulShutdown()
+                let shutdownTimeout = shutdownTimeout
+                guard await Self.first(ended, { try? await Task.sleep(for: shutdownTimeout) }) else {
+                    running.cancel()
+                    _ = await Self.first(ended, { try? await Task.sleep(for: .seconds(1)) })
+                    return  // what is still running ends with the process
+                }
             }
+            try await running.value
+        } onCancel: {
+            running.cancel()  // the caller's cancellation stops the server, as `runService()` does
         }
-        try await running.value
     }
 
-    /// Whether `done` finished before `other`; the one that did not is left running.
+    /// Whether `done` finished before `other`. Both run as tasks of their own, and waiting for
+    /// them is not cut short by cancellation (the caller's cancellation stops the server, whose
+    /// end is then waited for); the one that did not finish first is cancelled.
     private static func first(
         _ done: @escaping @Sendable () async -> Void,
         _ other: @escaping @Sendable () async -> Void
     ) async -> Bool {
-        let winner = Winner()
+        let race = Race()
         return await withCheckedContinuation { continuation in
-            Task {
-                await done()
-                if await winner.claim() { continuation.resume(returning: true) }
-            }
-            Task {
-                await other()
-                if await winner.claim() { continuation.resume(returning: false) }
-            }
+            race.start([
+                Task {
+                    await done()
+                    if race.win() { continuation.resume(returning: true) }
+                },
+                Task {
+                    await other()
+                    if race.win() { continuation.resume(returning: false) }
+                },
+            ])
         }
     }
 
-    /// Who finished first.
-    private actor Winner {
-        private var claimed = false
+    /// Two tasks, the first to finish wins and the other is cancelled.
+    private final class Race: Sendable {
+        private let state = Mutex((won: false, tasks: [Task<Void, Never>]()))
 
-        /// True the first time only.
-        func claim() -> Bool {
-            defer { claimed = true }
-            return !claimed
+        func start(_ tasks: [Task<Void, Never>]) {
+            let won = state.withLock { state in
+                state.tasks = tasks
+                return state.won
+            }
+            if won { for task in tasks { task.cancel() } }
+        }
+
+        /// True for the first caller only; it cancels both tasks (the winner has finished).
+        func win() -> Bool {
+            let (first, tasks) = state.withLock { state in
+                defer { state.won = true }
+                return (!state.won, state.tasks)
+            }
+            if first { for task in tasks { task.cancel() } }
+            return first
         }
     }
 }

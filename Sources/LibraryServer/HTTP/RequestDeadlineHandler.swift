@@ -13,7 +13,8 @@ import NIOHTTPTypes
 ///
 /// - while the server waits for the client — from when the connection opens, or the server has
 ///   answered every request received in full, until the next request has arrived in full;
-/// - while the connection cannot take more output because the client does not read it.
+/// - while the connection cannot take more output and the client takes none of it: a client
+///   that reads slowly but steadily is not cut off, however long the answer.
 ///
 /// If either runs out, the connection is closed. The time the server takes to answer is not
 /// counted, and neither is a pipelined request that waits for the ones before it.
@@ -76,14 +77,37 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        writeTimer?.cancel()
-        writeTimer = nil
-        if !context.channel.isWritable {
-            writeTimer = context.eventLoop.assumeIsolated().scheduleTask(in: deadline) {
+        if context.channel.isWritable {
+            stopWriteClock()
+        } else if writeTimer == nil {
+            startWriteClock(context: context, buffered: Self.buffered(context))
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Closes the connection after a deadline in which the client took none of the `buffered`
+    /// bytes waiting for it; if it took some, the clock starts again.
+    private func startWriteClock(context: ChannelHandlerContext, buffered: Int) {
+        writeTimer = context.eventLoop.assumeIsolated().scheduleTask(in: deadline) { [self] in
+            writeTimer = nil
+            guard !context.channel.isWritable else { return }
+            let now = Self.buffered(context)
+            if now < buffered {
+                startWriteClock(context: context, buffered: now)
+            } else {
                 context.close(promise: nil)
             }
         }
-        context.fireChannelWritabilityChanged()
+    }
+
+    /// Bytes written to the channel and not yet taken by the client's socket.
+    private static func buffered(_ context: ChannelHandlerContext) -> Int {
+        (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) ?? 0
+    }
+
+    private func stopWriteClock() {
+        writeTimer?.cancel()
+        writeTimer = nil
     }
 
     private func restartRequestClock(context: ChannelHandlerContext) {
@@ -100,8 +124,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private func stopClocks() {
         stopRequestClock()
-        writeTimer?.cancel()
-        writeTimer = nil
+        stopWriteClock()
     }
 }
 
