@@ -68,6 +68,19 @@ struct HostileInputTests {
         #expect(summary == text)
     }
 
+    /// Namespace declarations are scoped without copying: a root that declares 100,000 prefixes
+    /// and 20,000 children that each declare one more cost as much as the bytes they take.
+    @Test(.timeLimit(.minutes(1))) func manyNamespacePrefixesAreDeclaredOnce() throws {
+        var xml = "<rss"
+        for index in 0..<100_000 { xml += " xmlns:p\(index)='urn:p\(index)'" }
+        xml += "><channel><title>t</title>"
+        for index in 0..<20_000 { xml += "<item xmlns:z='urn:z'><title>\(index)</title></item>" }
+        xml += "</channel></rss>"
+        let feed = try FeedParser().parse(Data(xml.utf8))
+        #expect(feed.entries.count == 20_000)
+        #expect(feed.entries.last?.title == "19999")
+    }
+
     /// Each attribute's name was compared with every one before it.
     @Test(.timeLimit(.minutes(1))) func aTagWithManyAttributesIsReadOnce() throws {
         var tag = "<rss"

@@ -12,7 +12,8 @@ struct FeedBuilder {
         var key: String
         var base: URL?
         var language: String?
-        var prefixes: [String: String]
+        /// The namespace prefixes this element declares (`xmlns`, `xmlns:p`), undone at its end.
+        var declaredPrefixes: [String]
         var attributes: [String: String]
     }
 
@@ -49,6 +50,10 @@ struct FeedBuilder {
     var pendingEntries: [Entry] = []
     private let documentBase: URL?
     private var stack: [Element] = []
+    /// Each namespace prefix's URIs, innermost declaration last: elements push what they
+    /// declare and pop it at their end, so no element copies the whole table (a root declaring
+    /// a million prefixes made every later declaration copy them all).
+    private var namespaces: [String: [String]] = ["xml": ["http://www.w3.org/XML/1998/namespace"]]
     private var capture: Capture?
     private var entry: Entry?
     private var entryLink = LinkChoice()
@@ -93,22 +98,27 @@ struct FeedBuilder {
     // MARK: - Elements
 
     private mutating func start(_ qualifiedName: String, _ rawAttributes: [XMLAttribute]) {
-        var prefixes = stack.last?.prefixes ?? ["xml": "http://www.w3.org/XML/1998/namespace"]
+        var declaredPrefixes: [String] = []
         var attributes: [String: String] = [:]
         for attribute in rawAttributes {
+            let prefix: String
             if attribute.name == "xmlns" {
-                prefixes[""] = attribute.value
+                prefix = ""
             } else if attribute.name.hasPrefix("xmlns:") {
-                prefixes[String(attribute.name.dropFirst(6))] = attribute.value
+                prefix = String(attribute.name.dropFirst(6))
+            } else {
+                continue
             }
+            namespaces[prefix, default: []].append(attribute.value)
+            declaredPrefixes.append(prefix)
         }
         for attribute in rawAttributes where !attribute.name.hasPrefix("xmlns") {
             let key =
                 attribute.name.contains(":")
-                ? qualifiedKey(attribute.name, prefixes: prefixes) : attribute.name.lowercased()
+                ? qualifiedKey(attribute.name) : attribute.name.lowercased()
             if attributes[key] == nil { attributes[key] = attribute.value }
         }
-        let (uri, local) = resolve(qualifiedName, prefixes: prefixes, isElement: true)
+        let (uri, local) = resolve(qualifiedName, isElement: true)
         var namespace = uri.isEmpty ? .core : FeedNamespace(uri: uri)
         // An unprefixed element in a namespace this does not know is read by its local name,
         // as feedparser does (feeds invent namespace URIs for RSS and Atom).
@@ -133,7 +143,7 @@ struct FeedBuilder {
             key: key,
             base: base,
             language: language,
-            prefixes: prefixes,
+            declaredPrefixes: declaredPrefixes,
             attributes: attributes
         )
         stack.append(element)
@@ -220,6 +230,7 @@ struct FeedBuilder {
 
     private mutating func end() {
         guard let element = stack.popLast() else { return }
+        for prefix in element.declaredPrefixes { namespaces[prefix]?.removeLast() }
         if let current = capture {
             guard current.depth == stack.count + 1 else { return }
             capture = nil
@@ -445,26 +456,22 @@ struct FeedBuilder {
 
     /// The namespace URI and local name of `qualifiedName`; an undeclared prefix that feeds
     /// commonly use is taken to mean its usual namespace (not well-formed).
-    private mutating func resolve(
-        _ qualifiedName: String,
-        prefixes: [String: String],
-        isElement: Bool
-    ) -> (String, String) {
+    private mutating func resolve(_ qualifiedName: String, isElement: Bool) -> (String, String) {
         guard let colon = qualifiedName.utf8.firstIndex(of: UInt8(ascii: ":")) else {
-            return (isElement ? prefixes[""] ?? "" : "", qualifiedName)
+            return (isElement ? namespaces[""]?.last ?? "" : "", qualifiedName)
         }
         let prefix = String(Substring(qualifiedName.utf8[..<colon]))
         let local = String(Substring(qualifiedName.utf8[qualifiedName.utf8.index(after: colon)...]))
-        if let uri = prefixes[prefix] { return (uri, local) }
+        if let uri = namespaces[prefix]?.last { return (uri, local) }
         problems.append("the prefix \(prefix) is not declared")
         return (FeedNamespace.wellKnownPrefixes[prefix.lowercased()] ?? "", local)
     }
 
     /// An attribute's key: its local name, or `prefix:local` with the namespace's usual prefix
     /// (`xml:base`, `rdf:about`).
-    private mutating func qualifiedKey(_ name: String, prefixes: [String: String]) -> String {
+    private mutating func qualifiedKey(_ name: String) -> String {
         guard name.utf8.contains(UInt8(ascii: ":")) else { return name }
-        let (uri, local) = resolve(name, prefixes: prefixes, isElement: false)
+        let (uri, local) = resolve(name, isElement: false)
         let namespace = FeedNamespace(uri: uri)
         switch namespace {
         case .xml: return "xml:" + local
