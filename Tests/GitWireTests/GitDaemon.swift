@@ -37,22 +37,37 @@ final class GitDaemon: @unchecked Sendable {
         // git-daemon itself, not the `git daemon` wrapper: the wrapper's pid would not stop it.
         let execPath = try Self.git(["--exec-path"]).trimmingCharacters(in: .whitespacesAndNewlines)
         // A free port can be taken by another test between our probe and the daemon's bind: a
-        // daemon that exits is started again on another port. Waiting for it to listen allows
-        // for a loaded machine; the wait ends as soon as it accepts.
+        // daemon that exits is started again on another port. With --verbose it says "Ready to
+        // rumble" once it listens: that line is the event waited for (60 s allows for a loaded
+        // machine), and its standard error is read on to the end so that it never blocks.
         for _ in 0..<5 {
             let port = Self.freePort()
             let daemon = Process()
             daemon.executableURL = URL(fileURLWithPath: execPath).appendingPathComponent("git-daemon")
             daemon.arguments = [
-                "--reuseaddr", "--base-path=\(root.path)", "--export-all", "--listen=127.0.0.1", "--port=\(port)",
-                root.path,
+                "--verbose", "--reuseaddr", "--base-path=\(root.path)", "--export-all", "--listen=127.0.0.1",
+                "--port=\(port)", root.path,
             ]
+            let errors = Pipe()
             daemon.standardOutput = FileHandle.nullDevice
-            daemon.standardError = FileHandle.nullDevice
+            daemon.standardError = errors
             daemon.standardInput = FileHandle.nullDevice
             try daemon.run()
-            let deadline = Date().addingTimeInterval(60)
-            while daemon.isRunning, !Self.canConnect(port), Date() < deadline { usleep(50_000) }
+            let ready = DispatchSemaphore(value: 0)
+            Thread {
+                var seen = Data()
+                var said = false
+                PipeReader.readChunks(errors.fileHandleForReading) { chunk in
+                    guard !said else { return }
+                    seen.append(chunk)
+                    if String(decoding: seen, as: UTF8.self).contains("Ready to rumble") {
+                        said = true
+                        ready.signal()
+                    }
+                }
+                if !said { ready.signal() }  // it exited without listening
+            }.start()
+            _ = ready.wait(timeout: .now() + 60)
             if daemon.isRunning, Self.canConnect(port) {
                 self.port = port
                 self.daemon = daemon
