@@ -3,6 +3,7 @@ public import Courier
 public import Foundation
 public import HTTPTypes
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
@@ -139,25 +140,31 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// Sends the request and hands the body on buffer by buffer as it arrives; see
-    /// ``Courier/HTTPTransport/send(_:streamingBodyTo:)``. Reading waits for `receive`, so a
-    /// slow receiver slows the download instead of filling memory.
+    /// Sends the request and hands the response on as it arrives; see
+    /// ``Courier/HTTPTransport/send(_:head:body:)``. Reading waits for `body`, so a slow
+    /// receiver slows the transfer instead of filling memory.
     public func send(
         _ request: PreparedRequest,
-        streamingBodyTo receive: @escaping @Sendable (HTTPResponse, Data) async throws(RequestError) -> Void
-    ) async throws(RequestError) -> HTTPResponse {
+        head: @escaping @Sendable (HTTPResponse) async throws(RequestError) -> Void,
+        body: @escaping @Sendable (Data) async throws(RequestError) -> Void
+    ) async throws(RequestError) {
         let outgoing = Self.outgoing(request)
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
         do {
             let response = try await client.execute(outgoing, deadline: deadline)
-            let head = Self.head(of: response)
+            try await head(Self.head(of: response))
             for try await buffer in response.body {
-                try await receive(head, Data(buffer.readableBytesView))
+                try await body(Self.data(buffer))
             }
-            return head
         } catch {
             throw Self.requestError(for: error, request: request)
         }
+    }
+
+    /// The buffer's bytes as `Data` sharing its storage: no copy per piece of a stream.
+    private static func data(_ buffer: ByteBuffer) -> Data {
+        var buffer = buffer
+        return buffer.readData(length: buffer.readableBytes, byteTransferStrategy: .noCopy) ?? Data()
     }
 
     private static func outgoing(_ request: PreparedRequest) -> HTTPClientRequest {

@@ -476,7 +476,7 @@ struct TransportConformanceTests {
 
     // MARK: - Harness
 
-    private func withClient(
+    func withClient(
         _ transport: Transport,
         baseURL: URL? = nil,
         timeout: Duration = .seconds(10),

@@ -126,6 +126,7 @@ enum TestRoutes {
         }
         StoreRoutes.add(to: router, events: events)
         TMDBRoutes.add(to: router, events: events)
+        StreamRoutes.add(to: router, events: events)
         return router
     }
 

@@ -65,8 +65,8 @@ final class DownloadWriter: Sendable {
         }
     }
 
-    /// Whether the current response's head has been seen.
-    var hasStarted: Bool { state.withLock { $0.head != nil } }
+    /// The current response's head, once it has arrived.
+    var head: HTTPResponse? { state.withLock { $0.head } }
 
     /// The body of a response that was not written to the file.
     var otherBody: Data { state.withLock { $0.otherBody } }

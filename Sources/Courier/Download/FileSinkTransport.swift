@@ -12,11 +12,18 @@ struct FileSinkTransport: HTTPTransport {
     func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         writer.beginResponse()
         let writer = self.writer
-        let head = try await base.send(request) { head, chunk throws(RequestError) in
-            try writer.receive(head, chunk)
+        // The head starts (and checks) the file before any body arrives, an empty body too.
+        try await base.send(
+            request,
+            head: { head throws(RequestError) in try writer.receive(head, Data()) },
+            body: { chunk throws(RequestError) in
+                guard let head = writer.head else { return }
+                try writer.receive(head, chunk)
+            }
+        )
+        guard let head = writer.head else {
+            throw .transport(TransportFailure(.other, request: request.summary, detail: "no response head"))
         }
-        // An empty body still starts (and checks) the file from its own head.
-        if !writer.hasStarted { try writer.receive(head, Data()) }
         // A body that ended early is a broken connection, whatever the framing said: retried
         // by `Retry` where configured, and never moved into place.
         if head.status.code == 200 || head.status.code == 206, let shortfall = writer.shortfall {

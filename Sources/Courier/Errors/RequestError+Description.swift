@@ -36,6 +36,8 @@ extension RequestError: CustomStringConvertible {
         case .bodyTooLarge(let request, let limit):
             return "The response to \(request) is larger than the \(limit)-byte limit; raise the limit "
                 + "(HTTPClient.Configuration.maxResponseSize) or request less."
+        case .stream(let failure):
+            return Self.message(for: failure)
         case .fileSystem(let path, let reason):
             return "Could not use \(path): \(reason). Check that its directory exists, is writable and has free space."
         case .cancelled:
@@ -45,6 +47,21 @@ extension RequestError: CustomStringConvertible {
 
     /// The same text as the message, for string interpolation and logs.
     public var description: String { message }
+
+    private static func message(for failure: StreamFailure) -> String {
+        let place = failure.line.map { " at line \($0)" } ?? ""
+        switch failure.kind {
+        case .lineTooLong(let limit):
+            return "The response to \(failure.request) has a line longer than \(limit) bytes\(place); "
+                + "raise the maximum line length or read the body as bytes."
+        case .eventTooLarge(let limit):
+            return "The event stream of \(failure.request) sent an event larger than \(limit) bytes\(place); "
+                + "raise the maximum event size if the service sends events that large."
+        case .readTwice:
+            return "The body of \(failure.request) was read twice; a streamed body can be read once, so keep what "
+                + "you need from the first reading."
+        }
+    }
 
     /// A short, bounded identifier of the error class, for exit codes, metrics and logs.
     public var shortDescription: String {
@@ -59,6 +76,12 @@ extension RequestError: CustomStringConvertible {
         case .unexpectedContentType: "unexpected_content_type"
         case .decoding: "decoding"
         case .bodyTooLarge: "body_too_large"
+        case .stream(let failure):
+            switch failure.kind {
+            case .lineTooLong: "line_too_long"
+            case .eventTooLarge: "event_too_large"
+            case .readTwice: "stream_read_twice"
+            }
         case .fileSystem: "file_system"
         case .cancelled: "cancelled"
         }
@@ -71,7 +94,7 @@ extension RequestError: CustomStringConvertible {
         case .insecureConnection, .transport: .network
         case .unauthorized, .clientError: .clientError
         case .serverError: .serverError
-        case .unexpectedStatus, .unexpectedContentType, .decoding, .bodyTooLarge: .invalidResponse
+        case .unexpectedStatus, .unexpectedContentType, .decoding, .bodyTooLarge, .stream: .invalidResponse
         case .cancelled: .cancelled
         }
     }

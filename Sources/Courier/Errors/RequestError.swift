@@ -42,6 +42,9 @@ public enum RequestError: Error, Sendable {
     case decoding(DecodingFailure)
     /// The response body is larger than the client's limit.
     case bodyTooLarge(RequestSummary, limit: Int)
+    /// A streamed body broke a limit set for reading it (a line or an event too long), or was
+    /// read twice.
+    case stream(StreamFailure)
     /// A file the request reads or writes (a download's destination) could not be used.
     case fileSystem(path: String, reason: String)
     /// The request was cancelled: its task was cancelled or a newer request superseded it.
@@ -182,4 +185,34 @@ public struct DecodingFailure: Sendable, CustomStringConvertible {
 
     /// The same text as the message, for string interpolation and logs.
     public var description: String { RequestError.decoding(self).message }
+}
+
+/// Why a streamed body could not be read as asked.
+public struct StreamFailure: Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// A line was longer than the given maximum, in bytes.
+        case lineTooLong(limit: Int)
+        /// A Server-Sent Event's data was longer than the given maximum, in bytes.
+        case eventTooLarge(limit: Int)
+        /// The body was iterated a second time; a streamed body can be read once.
+        case readTwice
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The request whose body it was.
+    public var request: RequestSummary
+    /// The line of the body where it happened (1 for the first), when lines were being read.
+    public var line: Int?
+
+    /// Creates a stream failure.
+    public init(_ kind: Kind, request: RequestSummary, line: Int? = nil) {
+        self.kind = kind
+        self.request = request
+        self.line = line
+    }
+
+    /// The same text as the message, for string interpolation and logs.
+    public var description: String { RequestError.stream(self).message }
 }

@@ -3,6 +3,8 @@ import HTTPTypes
 extension HTTPField.Name {
     // Each literal is a valid field-name token, so the initializer cannot return nil here.
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    /// The ID of the last Server-Sent Event received, sent when reconnecting.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
     /// `Pragma` (HTTP/1.0): `no-cache` there means what `Cache-Control: no-cache` means.
     static let pragma = HTTPField.Name("Pragma")!
 }

@@ -1,13 +1,13 @@
 public import Foundation
 public import HTTPTypes
 
-/// Something that sends one prepared request over the wire and returns the whole response.
+/// Something that sends one prepared request over the wire and returns the response.
 ///
 /// A transport does one hop: it does not follow redirects, retry, or check the security
 /// policy (``HTTPClient`` does those, the same way for every transport). It must:
 /// - end within ``PreparedRequest/timeout`` with ``TransportFailure/Kind/timedOut``;
 /// - stop reading beyond ``PreparedRequest/maxResponseSize`` with
-///   ``RequestError/bodyTooLarge(_:limit:)``;
+///   ``RequestError/bodyTooLarge(_:limit:)`` (except when streaming, where the receiver decides);
 /// - abort the request on the wire when its task is cancelled, and throw
 ///   ``RequestError/cancelled``;
 /// - report connection problems as ``RequestError/transport(_:)`` with their cause.
@@ -20,26 +20,36 @@ public protocol HTTPTransport: Sendable {
     /// - Throws: ``RequestError`` for every failure; HTTP error statuses are *not* errors here.
     func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse
 
-    /// Sends the request and hands the body to `receive` piece by piece as it arrives, with the
-    /// response's head, so a large body is never in memory at once; returns the head.
+    /// Sends the request and hands the response over as it arrives: `head` once, as soon as the
+    /// status and header fields are in, then `body` with each piece of the body in order.
+    /// Returns when the body has ended.
     ///
-    /// ``PreparedRequest/maxResponseSize`` does not apply: the receiver decides what to keep.
+    /// Each call waits for the receiver, so a slow receiver slows the transfer instead of
+    /// filling memory. ``PreparedRequest/maxResponseSize`` does not apply: the receiver decides
+    /// what to keep. An error the receiver throws ends the exchange (the connection is closed
+    /// when the body was not read to its end) and is rethrown.
+    ///
     /// The default implementation sends with ``send(_:)`` and hands the body over whole;
-    /// transports that can stream (AsyncHTTPClient's) implement it.
+    /// transports that can stream implement it.
     func send(
         _ request: PreparedRequest,
-        streamingBodyTo receive: @escaping @Sendable (HTTPResponse, Data) async throws(RequestError) -> Void
-    ) async throws(RequestError) -> HTTPResponse
+        head: @escaping @Sendable (HTTPResponse) async throws(RequestError) -> Void,
+        body: @escaping @Sendable (Data) async throws(RequestError) -> Void
+    ) async throws(RequestError)
 }
 
 extension HTTPTransport {
-    /// Sends with ``send(_:)`` and hands the whole body to `receive` at once.
+    /// Sends with ``send(_:)`` and hands the whole body over at once.
     public func send(
         _ request: PreparedRequest,
-        streamingBodyTo receive: @escaping @Sendable (HTTPResponse, Data) async throws(RequestError) -> Void
-    ) async throws(RequestError) -> HTTPResponse {
+        head: @escaping @Sendable (HTTPResponse) async throws(RequestError) -> Void,
+        body: @escaping @Sendable (Data) async throws(RequestError) -> Void
+    ) async throws(RequestError) {
+        var request = request
+        request.maxResponseSize = .max
         let response = try await send(request)
-        if !response.body.isEmpty { try await receive(response.head, response.body) }
-        return response.head
+        try await head(response.head)
+        if !response.body.isEmpty { try await body(response.body) }
     }
+
 }

@@ -11,6 +11,9 @@ public struct RawResponse: Sendable {
     public var url: String
     /// Where the response came from when an ``HTTPCache`` took part; `nil` otherwise.
     public var cacheOutcome: CacheOutcome?
+    /// The body still arriving, when the response is streamed (``HTTPClient/stream(_:timeout:idleTimeout:)``);
+    /// ``body`` is empty then. Middleware that passes the response on keeps it.
+    var stream: StreamedResponse.Body?
 
     /// Creates a response.
     public init(head: HTTPResponse, body: Data = Data(), url: String) {

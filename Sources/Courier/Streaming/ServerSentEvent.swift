@@ -1,0 +1,115 @@
+import Foundation
+
+/// One event of a Server-Sent Events stream (`text/event-stream`).
+///
+/// ```
+/// event: price
+/// id: 42
+/// data: {"symbol":"ACME",
+/// data:  "price":12.5}
+/// ```
+///
+/// arrives as `ServerSentEvent(type: "price", data: "{\"symbol\":\"ACME\",\n \"price\":12.5}", id: "42")`.
+public struct ServerSentEvent: Sendable, Hashable, Codable {
+    /// The `event` field; `message` when the event has none.
+    public var type: String
+    /// The `data` fields, joined by line feeds.
+    public var data: String
+    /// The last event ID the stream set (its `id` fields so far), sent back as `Last-Event-ID`
+    /// when reconnecting; empty when none was set.
+    public var id: String
+
+    /// Creates an event.
+    public init(type: String = "message", data: String, id: String = "") {
+        self.type = type
+        self.data = data
+        self.id = id
+    }
+}
+
+/// Interprets the lines of an event stream as the WHATWG HTML standard's "event stream
+/// interpretation" says, each line in time linear in its length.
+struct EventStreamParser {
+    /// The largest `data` of one event, in bytes.
+    let maxEventSize: Int
+    /// The last event ID set by an `id` field.
+    private(set) var lastEventID = ""
+    /// The reconnection time the last valid `retry` field set, in milliseconds.
+    private(set) var retryMilliseconds: Int?
+    private var data: [UInt8] = []
+    private var type = ""
+
+    init(maxEventSize: Int) {
+        self.maxEventSize = maxEventSize
+    }
+
+    /// An event's data grew past ``maxEventSize``.
+    struct EventTooLarge: Error {}
+
+    /// Takes one line (without its ending); returns the event a blank line completes.
+    mutating func parse(line: Data) throws(EventTooLarge) -> ServerSentEvent? {
+        guard let first = line.first else { return dispatch() }
+        if first == UInt8(ascii: ":") { return nil }  // a comment
+        let field: Data
+        var value: Data
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            field = line[..<colon]
+            value = line[line.index(after: colon)...]
+            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        } else {
+            field = line
+            value = Data()
+        }
+        switch field.count {
+        case 2 where field.elementsEqual("id".utf8):
+            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+        case 4 where field.elementsEqual("data".utf8):
+            guard value.count < maxEventSize - data.count else { throw EventTooLarge() }
+            data.append(contentsOf: value)
+            data.append(0x0A)
+        case 5 where field.elementsEqual("event".utf8):
+            guard value.count <= maxEventSize else { throw EventTooLarge() }
+            type = String(decoding: value, as: UTF8.self)
+        case 5 where field.elementsEqual("retry".utf8):
+            if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                retryMilliseconds = Self.milliseconds(value)
+            }
+        default:
+            break  // unknown fields are ignored
+        }
+        return nil
+    }
+
+    /// Forgets an event the stream ended in the middle of (its last ID and retry stay).
+    mutating func discardPartialEvent() {
+        data.removeAll(keepingCapacity: true)
+        type = ""
+    }
+
+    /// A blank line: the event so far, if it has data.
+    private mutating func dispatch() -> ServerSentEvent? {
+        defer {
+            data.removeAll(keepingCapacity: true)
+            type = ""
+        }
+        guard !data.isEmpty else { return nil }
+        data.removeLast()  // the line feed after the last data line
+        return ServerSentEvent(
+            type: type.isEmpty ? "message" : type,
+            data: String(decoding: data, as: UTF8.self),
+            id: lastEventID
+        )
+    }
+
+    /// The digits' value, or `Int.max` when it does not fit.
+    private static func milliseconds(_ digits: Data) -> Int {
+        var value = 0
+        for digit in digits {
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+            if overflow1 || overflow2 { return .max }
+            value = sum
+        }
+        return value
+    }
+}
