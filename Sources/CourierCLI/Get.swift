@@ -53,10 +53,13 @@ struct Get: AsyncParsableCommand {
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and header fields before the body.")
     var include = false
 
+    @OptionGroup var streaming: StreamingOptions
+
     @OptionGroup var security: SecurityOptions
 
     @Option(
-        help: "Give up after this many seconds (\(NumericOption.describe(NumericOption.timeouts))).",
+        help:
+            "Give up after this many seconds (\(NumericOption.describe(NumericOption.timeouts))); when streaming, after this long without data.",
         transform: NumericOption.seconds(in: NumericOption.timeouts)
     )
     var timeout: Double = 30
@@ -106,6 +109,10 @@ struct Get: AsyncParsableCommand {
 
     func validate() throws {
         if offline, cache == nil { throw ValidationError("--offline needs --cache DIR.") }
+        try streaming.validate(with: [
+            ("--json", json), ("--pick", pick != nil), ("--curl", curl), ("--cache", cache != nil),
+            ("--record", recording.record != nil),
+        ])
         if let pick, JSONValue.isValidPath(pick) == false {
             throw ValidationError("--pick '\(pick)' is not a path like results.0.title or items[2].name.")
         }
@@ -140,6 +147,15 @@ struct Get: AsyncParsableCommand {
         do {
             if curl {
                 Terminal.output(try client.prepare(endpoint).curlCommand())
+            } else if let mode = streaming.mode {
+                try await streaming.run(
+                    mode,
+                    endpoint,
+                    with: client,
+                    idleTimeout: NumericOption.duration(seconds: timeout)
+                ) {
+                    printHead($0)
+                }
             } else {
                 try printResponse(try await client.response(for: endpoint))
             }
@@ -226,16 +242,20 @@ struct Get: AsyncParsableCommand {
 
     // MARK: - Output
 
-    private func printResponse(_ response: DecodedResponse<Data>) throws {
-        if include {
-            // The status line and fields are the server's text: escaped, one line each.
-            var head = "HTTP \(response.head.status.code) "
-            head += TerminalText.escaped(response.head.status.reasonPhrase, as: .line) + "\n"
-            for field in response.head.headerFields {
-                head += TerminalText.escaped("\(field.name): \(field.value)", as: .line) + "\n"
-            }
-            Terminal.write(Data((head + "\n").utf8))
+    /// With `--include`, the status line and header fields, then a blank line.
+    private func printHead(_ response: HTTPResponse) {
+        guard include else { return }
+        // The status line and fields are the server's text: escaped, one line each.
+        var head = "HTTP \(response.status.code) "
+        head += TerminalText.escaped(response.status.reasonPhrase, as: .line) + "\n"
+        for field in response.headerFields {
+            head += TerminalText.escaped("\(field.name): \(field.value)", as: .line) + "\n"
         }
+        Terminal.write(Data((head + "\n").utf8))
+    }
+
+    private func printResponse(_ response: DecodedResponse<Data>) throws {
+        printHead(response.head)
         guard json || pick != nil else {
             Terminal.write(response.value)
             return

@@ -1,0 +1,63 @@
+import CourierTestServer
+import Foundation
+import Testing
+
+/// `courier get --stream | --lines | --events | --json-lines`: bodies printed as they arrive.
+@Suite("courier get, streaming")
+struct GetStreamingTests {
+    @Test func streamPrintsWhatArrivedAndCtrlCEndsIt() async throws {
+        try await TestServer.withRunning { server in
+            let url = server.url("/stream/held/cli?first=hello-first&rest=never").absoluteString
+            let courier = try BackgroundCourier(["get", url, "--stream"])
+            // The server holds the rest: what is printed arrived while the body was open.
+            try await courier.waitForOutput(timeout: .seconds(30)) { $0.contains("hello-first") }
+            let status = await courier.stop(with: SIGINT)
+            await server.events.release("cli")
+            #expect(status == 130)
+            #expect(courier.text == "hello-first")
+        }
+    }
+
+    @Test func linesAndJSONLines() async throws {
+        try await TestServer.withRunning { server in
+            let lines = try await Courier.run("get", server.url("/stream/lines?count=3&crlf").absoluteString, "--lines")
+            #expect(lines.status == 0)
+            #expect(lines.stdout == "line 1\nline 2\nline 3\n")
+
+            var components = URLComponents(url: server.url("/stream/text"), resolvingAgainstBaseURL: false)!
+            components.queryItems = [URLQueryItem(name: "body", value: "{\"b\":[1],\"a\":\"\\u001b\"}\n\n{}\n")]
+            let json = try await Courier.run("get", components.url!.absoluteString, "--json-lines")
+            #expect(json.status == 0)
+            #expect(json.stdout == "{\n  \"a\" : \"\\u001b\",\n  \"b\" : [\n    1\n  ]\n}\n{\n\n}\n")
+        }
+    }
+
+    @Test func eventsPrintOneJSONObjectPerEventAndReportReconnections() async throws {
+        try await TestServer.withRunning { server in
+            let url = server.url("/events/cli?count=3&per_connection=2&retry=1").absoluteString
+            let result = try await Courier.run("get", url, "--events")
+            #expect(result.status == 0)
+            #expect(
+                result.stdout == """
+                    {"data":"event 1","id":"1","type":"message"}
+                    {"data":"event 2","id":"2","type":"message"}
+                    {"data":"event 3","id":"3","type":"message"}
+
+                    """
+            )
+            #expect(result.stderr.hasPrefix("courier: reconnecting in 0.001 s from event 2 (The connection for GET "))
+            #expect(
+                result.stderr.contains("courier: reconnecting in 0.001 s from event 3 (the server closed the stream)\n")
+            )
+            #expect(await server.events.queries(for: "events:cli") == ["-", "2", "3"])
+        }
+    }
+
+    @Test func streamingRefusesOptionsThatNeedTheWholeBody() async throws {
+        let result = try await Courier.run("get", "https://example.com/", "--stream", "--json")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--stream prints the body as it arrives, so it cannot be used with --json."))
+        let two = try await Courier.run("get", "https://example.com/", "--lines", "--events")
+        #expect(two.stderr.contains("Choose one of --lines, --events."))
+    }
+}
