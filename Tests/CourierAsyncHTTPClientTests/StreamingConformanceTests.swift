@@ -10,7 +10,18 @@ import Testing
 /// against the loopback server's streaming routes.
 extension TransportConformanceTests.Transport {
     /// The transports that stream.
-    static let streaming: [Self] = [.asyncHTTPClient]
+    static let streaming: [Self] = allCases
+
+    /// Expected to differ: FoundationNetworking keeps delivering to a suspended task, so on
+    /// Linux the URLSession transport cannot hold a fast server back, and ends a stream whose
+    /// reader falls 16 MiB behind. Endless bodies are paced for it.
+    var endless: [URLQueryItem] {
+        #if canImport(FoundationNetworking)
+        self == .urlSession ? [URLQueryItem(name: "paced", value: "")] : []
+        #else
+        []
+        #endif
+    }
 }
 
 extension TransportConformanceTests {
@@ -36,7 +47,7 @@ extension TransportConformanceTests {
         try await withClient(transport) { client, server in
             let id = "break-\(transport.rawValue)"
             let response = try await client.stream(
-                Endpoint<Data>(path: "/stream/endless", query: [.init(name: "id", value: id)])
+                Endpoint<Data>(path: "/stream/endless", query: [.init(name: "id", value: id)] + transport.endless)
             )
             var received = 0
             for try await chunk in response.body {
@@ -55,7 +66,7 @@ extension TransportConformanceTests {
             let (started, signal) = AsyncStream.makeStream(of: Void.self)
             let reading = Task { () async throws(RequestError) -> Int in
                 let response = try await client.stream(
-                    Endpoint<Data>(path: "/stream/endless", query: [.init(name: "id", value: id)])
+                    Endpoint<Data>(path: "/stream/endless", query: [.init(name: "id", value: id)] + transport.endless)
                 )
                 var received = 0
                 for try await chunk in response.body {
@@ -98,7 +109,7 @@ extension TransportConformanceTests {
             let id = "error-\(transport.rawValue)"
             let endpoint = Endpoint<Data>(
                 path: "/stream/endless",
-                query: [.init(name: "id", value: id), .init(name: "status", value: "400")]
+                query: [.init(name: "id", value: id), .init(name: "status", value: "400")] + transport.endless
             )
             do throws(RequestError) {
                 _ = try await client.stream(endpoint)
@@ -175,7 +186,7 @@ extension TransportConformanceTests {
         try await withClient(transport) { client, server in
             let id = "endless-line-\(transport.rawValue)"
             let response = try await client.stream(
-                Endpoint<Data>(path: "/stream/endless", query: [.init(name: "id", value: id)])
+                Endpoint<Data>(path: "/stream/endless", query: [.init(name: "id", value: id)] + transport.endless)
             )
             do throws(RequestError) {
                 for try await _ in response.body.lines(maxLength: 100_000) {}
@@ -237,18 +248,23 @@ extension TransportConformanceTests {
                 ]
             )
             let reconnects = Reconnects()
+            let options = EventStreamOptions(initialReconnectDelay: .milliseconds(1))
             var received: [ServerSentEvent] = []
-            for try await event in client.events(endpoint, onReconnect: { reconnects.add($0) }) {
+            for try await event in client.events(endpoint, options: options, onReconnect: { reconnects.add($0) }) {
                 received.append(event)
             }
             #expect(received == (1...5).map { ServerSentEvent(data: "event \($0)", id: "\($0)") })
-            // Two connections dropped mid-stream, one closed cleanly after the last event, then a 204.
-            #expect(await server.events.queries(for: "events:\(key)") == ["-", "2", "4", "5"])
+            // Connections dropped mid-stream (ideally two: more when a drop loses events on a
+            // loaded machine), one closed cleanly after the last event, then a 204.
+            let queries = await server.events.queries(for: "events:\(key)")
+            #expect(queries.first == "-")
+            #expect(queries.suffix(2) == ["4", "5"] || queries.suffix(2) == ["5", "5"])
             let seen = reconnects.all
-            #expect(seen.map(\.connection) == [2, 3, 4])
-            #expect(seen.map(\.lastEventID) == ["2", "4", "5"])
-            #expect(seen.map(\.delay) == [.milliseconds(1), .milliseconds(1), .milliseconds(1)])
-            #expect(seen.map { $0.cause?.transportFailure?.kind } == [.connectionLost, .connectionLost, nil])
+            #expect(seen.map(\.connection) == Array(2...queries.count))
+            #expect(seen.map(\.lastEventID) == queries.dropFirst().map { $0 == "-" ? "" : $0 })
+            #expect(seen.allSatisfy { $0.delay == .milliseconds(1) })
+            #expect(seen.dropLast().allSatisfy { $0.cause?.transportFailure?.kind == .connectionLost })
+            #expect(seen.last.map { $0.cause == nil } == true)
         }
     }
 

@@ -12,8 +12,9 @@ import NIOCore
 /// - `GET /stream/silent`: sends the head, then nothing until the client leaves.
 /// - `GET /stream/lines?count=N&crlf`: `line 1` … `line N`, each ending in LF (CRLF with `crlf`).
 /// - `GET /stream/text?body=TEXT&type=TYPE`: the text, with the media type given.
-/// - `GET /stream/endless?id=ID&byte=B&status=S`: the byte (`a` by default) for ever, with the
-///   status given (200 by default); the client's leaving is recorded under `ID`.
+/// - `GET /stream/endless?id=ID&byte=B&status=S&paced`: the byte (`a` by default) for ever, with
+///   the status given (200 by default); the client's leaving is recorded under `ID`. `paced`
+///   sends 16 KiB a millisecond at most, for clients that cannot hold a server back.
 /// - `GET /events/{key}?count=N&per_connection=K&retry=MS&end=204|close`: events `1`…`N` with
 ///   ids, at most K per connection (then the connection is closed, mid-stream), `retry: MS` first.
 ///   A request carrying `Last-Event-ID: n` resumes after event n; once all are sent, the next
@@ -68,13 +69,17 @@ enum StreamRoutes {
             let id = request.uri.queryParameters.get("id") ?? "endless"
             let byte = request.uri.queryParameters.get("byte")?.utf8.first ?? UInt8(ascii: "a")
             let status = request.uri.queryParameters.get("status", as: Int.self) ?? 200
+            let paced = request.uri.queryParameters.get("paced") != nil
             let chunk = ByteBuffer(repeating: byte, count: 16 * 1024)
             return Response(
                 status: HTTPResponse.Status(code: status),
                 headers: [.contentType: "text/plain"],
                 body: ResponseBody { writer in
                     do {
-                        while true { try await writer.write(chunk) }
+                        while true {
+                            try await writer.write(chunk)
+                            if paced { try await Task.sleep(for: .milliseconds(1)) }
+                        }
                     } catch {
                         await events.recordDisconnect(id)
                         throw error

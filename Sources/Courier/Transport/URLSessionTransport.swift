@@ -1,8 +1,8 @@
-import HTTPTypes
+public import HTTPTypes
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import Foundation
+public import Foundation
 public import FoundationNetworking
 #else
 public import Foundation
@@ -44,6 +44,60 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Sends the request; see ``HTTPTransport/send(_:)``.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
+        let task = try dataTask(for: request)
+        let delegate = delegate
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    delegate.start(task, request: request, receiver: .whole(continuation))
+                }
+            } onCancel: {
+                task.cancel()
+            }
+        } catch let error as RequestError {
+            throw error
+        } catch {
+            throw .transport(TransportFailure(.other, request: request.summary, detail: "\(error)", cause: error))
+        }
+    }
+
+    /// Sends the request and hands the response on as it arrives; see
+    /// ``HTTPTransport/send(_:head:body:)``.
+    ///
+    /// The session's delegate receives the body. On Apple platforms, when about a megabyte waits
+    /// for `body`, the task is suspended until it has been taken, so a slow receiver holds the
+    /// transfer back. FoundationNetworking on Linux goes on delivering to a suspended task: there
+    /// a receiver that falls 16 MiB behind ends the exchange with
+    /// ``TransportFailure/Kind/other`` saying so (AsyncHTTPClientTransport has no such limit).
+    public func send(
+        _ request: PreparedRequest,
+        head: @escaping @Sendable (HTTPResponse) async throws(RequestError) -> Void,
+        body: @escaping @Sendable (Data) async throws(RequestError) -> Void
+    ) async throws(RequestError) {
+        let task = try dataTask(for: request)
+        let stream = URLSessionStream(task: task, request: request.summary)
+        delegate.start(task, request: request, receiver: .streamed(stream))
+        let result = await withTaskCancellationHandler { () async -> Result<Void, RequestError> in
+            do throws(RequestError) {
+                while let event = try await stream.next() {
+                    switch event {
+                    case .head(let response): try await head(response)
+                    case .body(let chunk): try await body(chunk)
+                    }
+                }
+                return .success(())
+            } catch {
+                task.cancel()
+                return .failure(error)
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        try result.get()
+    }
+
+    /// A data task for the request, not yet resumed.
+    private func dataTask(for request: PreparedRequest) throws(RequestError) -> URLSessionDataTask {
         guard let url = URL(string: request.url) else {
             throw .invalidURL(request.summary.url, reason: "Foundation cannot parse it")
         }
@@ -59,30 +113,21 @@ public final class URLSessionTransport: HTTPTransport {
             // Int.max: a year is as good as for ever for one request.
             urlRequest.timeoutInterval = min(max(0.001, timeout.seconds), Self.longestTimeout)
         }
-
-        let task = session.dataTask(with: urlRequest)
-        let delegate = delegate
-        do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    delegate.start(task, request: request, continuation: continuation)
-                }
-            } onCancel: {
-                task.cancel()
-            }
-        } catch let error as RequestError {
-            throw error
-        } catch {
-            throw .transport(TransportFailure(.other, request: request.summary, detail: "\(error)", cause: error))
-        }
+        return session.dataTask(with: urlRequest)
     }
 }
 
 /// Collects each task's response and bytes, and finishes its continuation exactly once.
-private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// Who gets the response: a caller waiting for it whole, or a stream.
+    enum Receiver {
+        case whole(CheckedContinuation<RawResponse, any Error>)
+        case streamed(URLSessionStream)
+    }
+
     private struct Exchange {
         let request: PreparedRequest
-        let continuation: CheckedContinuation<RawResponse, any Error>
+        let receiver: Receiver
         var response: HTTPURLResponse?
         var body = Data()
         /// Set when this side stopped the task, for a reason the cancellation error would hide.
@@ -95,9 +140,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     func start(
         _ task: URLSessionDataTask,
         request: PreparedRequest,
-        continuation: CheckedContinuation<RawResponse, any Error>
+        receiver: Receiver
     ) {
-        var exchange = Exchange(request: request, continuation: continuation)
+        var exchange = Exchange(request: request, receiver: receiver)
         if let timeout = request.timeout.map({ min($0, .seconds(URLSessionTransport.longestTimeout)) }) {
             let failure = RequestError.transport(.timedOut(request))
             // URLSession's own timeout is an idle timeout; this one bounds the whole exchange.
@@ -123,13 +168,16 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let tooLarge = exchanges.withLock { exchanges -> RequestError? in
-            guard var exchange = exchanges[dataTask.taskIdentifier] else { return nil }
+        let (tooLarge, stream) = exchanges.withLock { exchanges -> (RequestError?, URLSessionStream?) in
+            guard var exchange = exchanges[dataTask.taskIdentifier] else { return (nil, nil) }
             exchange.response = response as? HTTPURLResponse
             exchanges[dataTask.taskIdentifier] = exchange
+            if case .streamed(let stream) = exchange.receiver { return (nil, stream) }
             let limit = exchange.request.maxResponseSize
-            return response.expectedContentLength > limit ? .bodyTooLarge(exchange.request.summary, limit: limit) : nil
+            let tooLarge = response.expectedContentLength > limit
+            return (tooLarge ? .bodyTooLarge(exchange.request.summary, limit: limit) : nil, nil)
         }
+        if let stream, let response = response as? HTTPURLResponse { stream.deliver(.head(Self.head(of: response))) }
         if let tooLarge {
             stop(dataTask, because: tooLarge)
             completionHandler(.cancel)
@@ -139,6 +187,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let receiver = exchanges.withLock { $0[dataTask.taskIdentifier]?.receiver }
+        if case .streamed(let stream) = receiver {
+            stream.deliver(.body(data))
+            return
+        }
         let tooLarge = exchanges.withLock { exchanges -> RequestError? in
             guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return nil }
             let limit = exchange.request.maxResponseSize
@@ -166,22 +219,24 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         exchange.timer?.cancel()
+        let result: Result<RawResponse, RequestError>
         if let failure = exchange.failure {
-            exchange.continuation.resume(throwing: failure)
+            result = .failure(failure)
         } else if let error {
-            exchange.continuation.resume(
-                throwing: Self.requestError(for: error, request: exchange.request, afterHead: exchange.response != nil)
+            result = .failure(
+                Self.requestError(for: error, request: exchange.request, afterHead: exchange.response != nil)
             )
         } else if let response = exchange.response {
-            exchange.continuation.resume(
-                returning: RawResponse(head: Self.head(of: response), body: exchange.body, url: exchange.request.url)
+            result = .success(
+                RawResponse(head: Self.head(of: response), body: exchange.body, url: exchange.request.url)
             )
         } else {
-            exchange.continuation.resume(
-                throwing: RequestError.transport(
-                    TransportFailure(.other, request: exchange.request.summary, detail: "no HTTP response")
-                )
-            )
+            let failure = TransportFailure(.other, request: exchange.request.summary, detail: "no HTTP response")
+            result = .failure(.transport(failure))
+        }
+        switch exchange.receiver {
+        case .whole(let continuation): continuation.resume(with: result.mapError { $0 })
+        case .streamed(let stream): stream.finish(result.map { _ in () })
         }
     }
 
