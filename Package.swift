@@ -165,6 +165,7 @@ let package = Package(
             name: "CourierTestServer",
             dependencies: [
                 "GitWire",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -174,8 +174,31 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         for field in request.head.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        } else if let streamed = request.streamedBody {
+            outgoing.body = .stream(
+                ByteBufferChunks(base: streamed.chunks(for: request.summary)),
+                length: streamed.length.map { .known($0) } ?? .unknown
+            )
+        }
         return outgoing
+    }
+
+    /// A streamed body's pieces as the buffers AsyncHTTPClient writes.
+    private struct ByteBufferChunks: AsyncSequence, Sendable {
+        typealias Element = ByteBuffer
+        let base: StreamedBody.Chunks
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator()) }
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var base: StreamedBody.Chunks.AsyncIterator
+
+            mutating func next() async throws -> ByteBuffer? {
+                try await base.next().map { ByteBuffer(data: $0) }
+            }
+        }
     }
 
     // MARK: - Conversions

@@ -1,4 +1,5 @@
-import Foundation
+import Crypto
+public import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -20,8 +21,33 @@ import NIOCore
 ///   A request carrying `Last-Event-ID: n` resumes after event n; once all are sent, the next
 ///   request gets a 204 (`end=204`, the default) or an empty stream. Every request counts a hit
 ///   under `events:<key>` and records its `Last-Event-ID` (or `-`) under the route `events:<key>`.
+/// - `PUT|POST /upload`: reads the body as it comes and answers JSON: its `bytes`, `sha256`
+///   (hex), and the `contentLength` and `transferEncoding` it was sent with (or `-`).
 enum StreamRoutes {
     static func add(to router: Router<BasicRequestContext>, events: TestServerEvents) {
+        for method in [HTTPRequest.Method.put, .post] {
+            router.on("/upload", method: method) { request, _ in
+                var hash = SHA256()
+                var bytes = 0
+                for try await buffer in request.body {
+                    bytes += buffer.readableBytes
+                    buffer.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
+                }
+                let digest = UploadReceipt.hex(hash.finalize())
+                let upload = UploadReceipt(
+                    bytes: bytes,
+                    sha256: digest,
+                    contentLength: request.headers[.contentLength] ?? "-",
+                    transferEncoding: request.headers[HTTPField.Name("Transfer-Encoding")!] ?? "-"
+                )
+                let body = try JSONEncoder().encode(upload)
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: body))
+                )
+            }
+        }
         router.get("/stream/held/{name}") { request, context in
             let name = context.parameters.get("name") ?? ""
             let first = request.uri.queryParameters.get("first") ?? "first"
@@ -123,5 +149,26 @@ enum StreamRoutes {
                 try await writer.finish(nil)
             }
         )
+    }
+}
+
+/// What the test server's `/upload` route answers.
+public struct UploadReceipt: Codable, Sendable {
+    /// The body's size.
+    public var bytes: Int
+    /// The body's SHA-256, in hex.
+    public var sha256: String
+    /// The `Content-Length` it was sent with, or `-`.
+    public var contentLength: String
+    /// The `Transfer-Encoding` it was sent with, or `-`.
+    public var transferEncoding: String
+
+    /// The SHA-256 of `data`, in hex.
+    public static func sha256(of data: Data) -> String {
+        hex(SHA256.hash(data: data))
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
     }
 }

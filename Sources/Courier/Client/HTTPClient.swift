@@ -177,10 +177,19 @@ public struct HTTPClient: Sendable {
         )
         request.cachePolicy = endpoint.cachePolicy
         if let body = endpoint.body {
-            do {
-                request.body = try body.encoded()
-            } catch {
-                throw .invalidBody(request.summary, reason: String(describing: error))
+            if let streamed = try body.streamed() {
+                request.streamedBody = streamed
+            } else {
+                do {
+                    request.body = try body.encoded()
+                } catch {
+                    throw .invalidBody(request.summary, reason: String(describing: error))
+                }
+                if let report = body.progressReport, let bytes = request.body {
+                    // Handed over in pieces, so that the progress moves as they are sent.
+                    request.streamedBody = StreamedBody(inMemory: bytes).reporting(report)
+                    request.body = nil
+                }
             }
             if request.head.headerFields[.contentType] == nil {
                 request.head.headerFields[.contentType] = body.contentType

@@ -74,9 +74,12 @@ struct RedirectFollower: Sendable {
         if (status == 303 && method != .head) || ((status == 301 || status == 302) && method == .post) {
             next.head.method = .get
             next.body = nil
+            next.streamedBody = nil
             next.head.headerFields[.contentType] = nil
             next.head.headerFields[.contentLength] = nil
         }
+        // A body read from a sequence is gone: the redirect is returned as the answer.
+        if let streamed = next.streamedBody, !streamed.isReplayable { return nil }
         // Credentials are for the origin they were given to: every field the redaction rules
         // call secret stays behind when the redirect leaves it.
         let from = try RequestTarget(request)

@@ -17,8 +17,10 @@ public struct MultipartForm: Sendable {
         public var filename: String?
         /// The part's media type, for file parts.
         public var contentType: String?
-        /// The part's bytes.
+        /// The part's bytes; empty for a part read from a file.
         public var data: Data
+        /// The file the part's bytes are read from while the form is sent, if any.
+        public var file: URL?
     }
 
     /// The boundary between parts; random unless given.
@@ -43,23 +45,62 @@ public struct MultipartForm: Sendable {
         parts.append(Part(name: name, filename: filename, contentType: contentType, data: data))
     }
 
+    /// Appends a file read while the form is sent: the form is then a streamed body, never
+    /// whole in memory.
+    public mutating func append(_ name: String, filename: String, contentType: String, file: URL) {
+        parts.append(Part(name: name, filename: filename, contentType: contentType, data: Data(), file: file))
+    }
+
     // MARK: - Encoding
 
-    /// The encoded body.
+    /// Whether a part is read from a file.
+    var hasFileParts: Bool { parts.contains { $0.file != nil } }
+
+    /// The encoded body, files read into it.
     public func encoded() -> Data {
         var body = Data()
         for part in parts {
-            var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.quoted(part.name))\""
-            if let filename = part.filename { head += "; filename=\"\(Self.quoted(filename))\"" }
-            head += "\r\n"
-            if let contentType = part.contentType { head += "Content-Type: \(contentType)\r\n" }
-            head += "\r\n"
-            body.append(contentsOf: head.utf8)
-            body.append(part.data)
+            body.append(head(of: part))
+            body.append(part.file.flatMap { FileManager.default.contents(atPath: $0.path) } ?? part.data)
             body.append(contentsOf: "\r\n".utf8)
         }
         body.append(contentsOf: "--\(boundary)--\r\n".utf8)
         return body
+    }
+
+    /// The form as a streamed body: each file part read in pieces, its length known up front.
+    func streamed() throws(RequestError) -> StreamedBody {
+        var segments: [StreamedBody.Segment] = []
+        var length: Int64 = 0
+        for part in parts {
+            let head = head(of: part)
+            segments.append(.bytes(head))
+            length += Int64(head.count)
+            if let file = part.file {
+                let size = try RequestBody.fileSize(file)
+                segments.append(.file(file, size: size))
+                length += size
+            } else {
+                segments.append(.bytes(part.data))
+                length += Int64(part.data.count)
+            }
+            segments.append(.bytes(Data("\r\n".utf8)))
+            length += 2
+        }
+        let end = Data("--\(boundary)--\r\n".utf8)
+        segments.append(.bytes(end))
+        length += Int64(end.count)
+        return StreamedBody(length: length, isReplayable: true) { [segments] in segments }
+    }
+
+    /// The boundary line and header fields before a part's bytes.
+    private func head(of part: Part) -> Data {
+        var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.quoted(part.name))\""
+        if let filename = part.filename { head += "; filename=\"\(Self.quoted(filename))\"" }
+        head += "\r\n"
+        if let contentType = part.contentType { head += "Content-Type: \(contentType)\r\n" }
+        head += "\r\n"
+        return Data(head.utf8)
     }
 
     /// Escapes a name for a quoted-string as HTML forms do: `"` as `%22`, line breaks as `%0D`/`%0A`.

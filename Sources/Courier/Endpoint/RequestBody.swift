@@ -8,10 +8,16 @@ public import Foundation
 /// ```
 ///
 /// A body sets its own `Content-Type` unless the endpoint's headers already have one.
+///
+/// Files, sequences of chunks and multipart forms with file parts are *streamed*: read piece by
+/// piece while they are sent, never whole in memory (see ``StreamedBody``).
 public struct RequestBody: Sendable {
     /// The `Content-Type` this body is sent with.
     public let contentType: String
     private let encode: @Sendable () throws -> Data
+    /// Makes the streamed body when the request is prepared; `nil` for bytes in memory.
+    private let stream: (@Sendable () throws(RequestError) -> StreamedBody)?
+    private var progress: (@Sendable (UploadProgress) -> Void)?
 
     /// Creates a body from bytes produced when the request is prepared.
     ///
@@ -21,10 +27,77 @@ public struct RequestBody: Sendable {
     public init(contentType: String, encode: @escaping @Sendable () throws -> Data) {
         self.contentType = contentType
         self.encode = encode
+        self.stream = nil
     }
 
-    /// The encoded bytes.
+    private init(contentType: String, stream: @escaping @Sendable () throws(RequestError) -> StreamedBody) {
+        self.contentType = contentType
+        self.encode = { Data() }
+        self.stream = stream
+    }
+
+    /// The encoded bytes; empty for a streamed body.
     public func encoded() throws -> Data { try encode() }
+
+    /// The streamed body, made now (a file's size is read here), or `nil` for bytes in memory.
+    func streamed() throws(RequestError) -> StreamedBody? {
+        guard let stream else { return nil }
+        let body = try stream()
+        return progress.map { body.reporting($0) } ?? body
+    }
+
+    /// Returns a copy that reports its progress as the transport takes its pieces (a body in
+    /// memory is handed over in pieces of 256 KiB for this).
+    ///
+    /// ```swift
+    /// let body = RequestBody.file(video).reportingProgress { print($0.bytesSent, "of", $0.expectedBytes ?? -1) }
+    /// ```
+    public func reportingProgress(_ progress: @escaping @Sendable (UploadProgress) -> Void) -> Self {
+        var copy = self
+        copy.progress = progress
+        return copy
+    }
+
+    /// The progress callback of a body in memory, which is then sent as a ``StreamedBody``.
+    var progressReport: (@Sendable (UploadProgress) -> Void)? { stream == nil ? progress : nil }
+
+    // MARK: - Streamed bodies
+
+    /// A file, read in pieces while it is sent, with `Content-Length` from its size when the
+    /// request is prepared.
+    public static func file(_ url: URL, contentType: String = "application/octet-stream") -> Self {
+        RequestBody(contentType: contentType) { () throws(RequestError) in
+            let size = try fileSize(url)
+            return StreamedBody(length: size, isReplayable: true, file: url) { [.file(url, size: size)] }
+        }
+    }
+
+    /// Chunks from an asynchronous sequence, sent as they come: with `Content-Length` when
+    /// `length` is given (the sequence must then yield exactly that many bytes), else with
+    /// chunked transfer coding. A sequence is read once, so the request is not retried.
+    public static func stream<Chunks: AsyncSequence<Data, any Error> & Sendable>(
+        _ chunks: Chunks,
+        length: Int64? = nil,
+        contentType: String = "application/octet-stream"
+    ) -> Self {
+        RequestBody(contentType: contentType) { () throws(RequestError) in
+            StreamedBody(length: length, isReplayable: false) { [.chunks(chunks)] }
+        }
+    }
+
+    /// The size of the regular file at `url`.
+    static func fileSize(_ url: URL) throws(RequestError) -> Int64 {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        } catch {
+            throw .fileSystem(path: url.path, reason: "it cannot be read (\(error.localizedDescription))")
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? NSNumber else {
+            throw .fileSystem(path: url.path, reason: "it is not a regular file")
+        }
+        return size.int64Value
+    }
 
     // MARK: - Kinds of body
 
@@ -41,9 +114,12 @@ public struct RequestBody: Sendable {
         }
     }
 
-    /// A multipart form (`multipart/form-data`) with text fields and files.
+    /// A multipart form (`multipart/form-data`) with text fields and files; streamed when it has
+    /// parts from files (``MultipartForm/append(_:filename:contentType:file:)``).
     public static func multipart(_ form: MultipartForm) -> Self {
-        RequestBody(contentType: "multipart/form-data; boundary=\(form.boundary)") { form.encoded() }
+        let contentType = "multipart/form-data; boundary=\(form.boundary)"
+        guard form.hasFileParts else { return RequestBody(contentType: contentType) { form.encoded() } }
+        return RequestBody(contentType: contentType) { () throws(RequestError) in try form.streamed() }
     }
 
     /// Bytes sent as they are.

@@ -47,7 +47,10 @@ public struct Retry: Middleware {
 
     /// Handles one request; see ``Middleware/send(_:next:)``.
     public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
-        guard Self.isIdempotent(request) else { return try await next(request) }
+        // A body read from a sequence cannot be sent a second time.
+        guard Self.isIdempotent(request), request.streamedBody?.isReplayable ?? true else {
+            return try await next(request)
+        }
         var attempt = 1
         while true {
             let delay: Duration

@@ -8,6 +8,9 @@ public struct PreparedRequest: Sendable {
     public var head: HTTPRequest
     /// The encoded body, if any.
     public var body: Data?
+    /// A body read piece by piece while it is sent (a file, a sequence of chunks); transports
+    /// send it when ``body`` is `nil`.
+    public var streamedBody: StreamedBody?
     /// The total time the exchange may take, connection included; `nil` for no limit.
     public var timeout: Duration?
     /// The largest response body the transport may read.

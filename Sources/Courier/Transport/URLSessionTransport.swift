@@ -44,7 +44,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Sends the request; see ``HTTPTransport/send(_:)``.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
-        let task = try dataTask(for: request)
+        let task = try await dataTask(for: request)
         let delegate = delegate
         do {
             return try await withTaskCancellationHandler {
@@ -74,7 +74,7 @@ public final class URLSessionTransport: HTTPTransport {
         head: @escaping @Sendable (HTTPResponse) async throws(RequestError) -> Void,
         body: @escaping @Sendable (Data) async throws(RequestError) -> Void
     ) async throws(RequestError) {
-        let task = try dataTask(for: request)
+        let task = try await dataTask(for: request)
         let stream = URLSessionStream(task: task, request: request.summary)
         delegate.start(task, request: request, receiver: .streamed(stream))
         let result = await withTaskCancellationHandler { () async -> Result<Void, RequestError> in
@@ -96,8 +96,10 @@ public final class URLSessionTransport: HTTPTransport {
         try result.get()
     }
 
-    /// A data task for the request, not yet resumed.
-    private func dataTask(for request: PreparedRequest) throws(RequestError) -> URLSessionDataTask {
+    /// A data task for the request, not yet resumed: an upload task for a streamed body, which
+    /// URLSession reads from a file (a sequence of chunks is written to a temporary file first,
+    /// removed when the task ends).
+    private func dataTask(for request: PreparedRequest) async throws(RequestError) -> URLSessionDataTask {
         guard let url = URL(string: request.url) else {
             throw .invalidURL(request.summary.url, reason: "Foundation cannot parse it")
         }
@@ -113,7 +115,19 @@ public final class URLSessionTransport: HTTPTransport {
             // Int.max: a year is as good as for ever for one request.
             urlRequest.timeoutInterval = min(max(0.001, timeout.seconds), Self.longestTimeout)
         }
-        return session.dataTask(with: urlRequest)
+        guard let streamed = request.streamedBody else { return session.dataTask(with: urlRequest) }
+        let file: URL
+        if let given = streamed.file {
+            file = given
+        } else {
+            file = try await TemporaryBodyFile.write(streamed, for: request.summary)
+        }
+        if let length = streamed.length ?? (try? RequestBody.fileSize(file)) {
+            urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
+        }
+        let task = session.uploadTask(with: urlRequest, fromFile: file)
+        if streamed.file == nil { delegate.removeWhenDone(file, task: task) }
+        return task
     }
 }
 
@@ -153,6 +167,25 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         exchanges.withLock { $0[task.taskIdentifier] = exchange }
         task.resume()
+    }
+
+    /// Removes `file` when `task` ends.
+    func removeWhenDone(_ file: URL, task: URLSessionTask) {
+        temporaryFiles.withLock { $0[task.taskIdentifier] = file }
+    }
+
+    private let temporaryFiles = Mutex<[Int: URL]>([:])
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        let progress = exchanges.withLock { $0[task.taskIdentifier]?.request.streamedBody?.progress }
+        let expected = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil
+        progress?(UploadProgress(bytesSent: totalBytesSent, expectedBytes: expected))
     }
 
     private func stop(_ task: URLSessionTask, because failure: RequestError) {
@@ -217,6 +250,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let file = temporaryFiles.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+            try? FileManager.default.removeItem(at: file)
+        }
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         exchange.timer?.cancel()
         let result: Result<RawResponse, RequestError>
