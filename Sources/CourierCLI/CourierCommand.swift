@@ -10,7 +10,8 @@ struct CourierCommand: AsyncParsableCommand {
         discussion: ExitStatus.help,
         version: "1.0.0",
         subcommands: [
-            Get.self, Download.self, Replay.self, FeedCommand.self, LsRemote.self, Serve.self, Locations.self,
+            Get.self, Download.self, Upload.self, Replay.self, FeedCommand.self, LsRemote.self, Serve.self,
+            Locations.self,
             Catalog.self, StoreCommand.self, FamilyCommand.self, MoviesCommand.self,
         ]
     )

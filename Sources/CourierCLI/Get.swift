@@ -44,6 +44,13 @@ struct Get: AsyncParsableCommand {
     )
     var data: String?
 
+    @Option(
+        name: .customLong("data-binary"),
+        help:
+            "The request body sent as it is, as application/octet-stream; @FILE streams a file, @- reads standard input."
+    )
+    var dataBinary: String?
+
     @Flag(help: "Pretty-print a JSON response with sorted keys.")
     var json = false
 
@@ -109,6 +116,7 @@ struct Get: AsyncParsableCommand {
 
     func validate() throws {
         if offline, cache == nil { throw ValidationError("--offline needs --cache DIR.") }
+        if data != nil, dataBinary != nil { throw ValidationError("Give the body once: --data or --data-binary.") }
         try streaming.validate(with: [
             ("--json", json), ("--pick", pick != nil), ("--curl", curl), ("--cache", cache != nil),
             ("--record", recording.record != nil),
@@ -180,7 +188,7 @@ struct Get: AsyncParsableCommand {
             throw CommandFailure("'\(self.url)' is not an http or https URL.", status: .usage)
         }
         let fields = try HTTPFields(commandLine: headers)
-        let body = try data.map(makeBody)
+        let body = try data.map { try makeBody($0, binary: false) } ?? dataBinary.map { try makeBody($0, binary: true) }
         let methodName = (method ?? (body == nil ? "GET" : "POST")).uppercased()
         guard let method = HTTPRequest.Method(methodName) else {
             throw CommandFailure("--method '\(methodName)' is not an HTTP method.", status: .usage)
@@ -189,9 +197,17 @@ struct Get: AsyncParsableCommand {
             .usingCachePolicy(offline ? .returnCacheDontLoad : .useProtocolPolicy)
     }
 
-    private func makeBody(_ argument: String) throws -> RequestBody {
-        let bytes: Data
+    /// The body for `--data` (JSON or a form, by its first character) or `--data-binary`; a
+    /// file is streamed, never read whole.
+    private func makeBody(_ argument: String, binary: Bool) throws -> RequestBody {
+        func contentType(startingWith head: Data) -> String {
+            if binary { return "application/octet-stream" }
+            let first = head.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+                ? "application/json" : "application/x-www-form-urlencoded"
+        }
         if argument == "@-" {
+            let bytes: Data
             do {
                 bytes = try FileHandle.standardInput.readToEnd() ?? Data()
             } catch {
@@ -200,20 +216,22 @@ struct Get: AsyncParsableCommand {
                     status: .usage
                 )
             }
-        } else if argument.hasPrefix("@") {
-            let path = String(argument.dropFirst())
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure(
-                    "Cannot read --data file '\(path)': check that it exists and is readable.",
-                    status: .usage
-                )
-            }
-            bytes = contents
-        } else {
-            bytes = Data(argument.utf8)
+            return .data(bytes, contentType: contentType(startingWith: bytes))
         }
-        let isJSON = (try? JSONValue(parsing: bytes)) != nil
-        return .data(bytes, contentType: isJSON ? "application/json" : "application/x-www-form-urlencoded")
+        guard argument.hasPrefix("@") else {
+            let bytes = Data(argument.utf8)
+            return .data(bytes, contentType: contentType(startingWith: bytes))
+        }
+        let path = String(argument.dropFirst())
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CommandFailure(
+                "Cannot read the body file '\(path)': check that it exists and is readable.",
+                status: .usage
+            )
+        }
+        let head = (try? handle.read(upToCount: 1024)) ?? Data()
+        try? handle.close()
+        return .file(URL(fileURLWithPath: path), contentType: contentType(startingWith: head))
     }
 
     private func makeConfiguration(recorder: CassetteRecorder?) throws -> HTTPClient.Configuration {

@@ -119,7 +119,7 @@ public actor TestServerEvents {
 
     /// Waits until the client of the request tagged `id` has closed its connection, or throws
     /// after `timeout`.
-    public func waitForDisconnect(_ id: String, timeout: Duration = .seconds(5)) async throws {
+    public func waitForDisconnect(_ id: String, timeout: Duration = .seconds(30)) async throws {
         if disconnected.contains(id) { return }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.waitUntilDisconnected(id) }

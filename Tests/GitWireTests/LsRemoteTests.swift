@@ -18,7 +18,7 @@ struct LsRemoteTests {
             Thread {
                 continuation.resume(
                     returning: Result { () throws(GitWireError) in
-                        try BlockingGitClient(timeout: 5).lsRemote(
+                        try BlockingGitClient(timeout: 60).lsRemote(
                             target,
                             protocolVersion: protocolVersion,
                             heads: heads,
@@ -39,7 +39,7 @@ struct LsRemoteTests {
         let tags = flags.contains("--tags")
         let symref = flags.contains("--symref")
         let streamedCount = Counter()
-        let advertisement = try await AsyncGitClient(timeout: .seconds(5)).lsRemote(
+        let advertisement = try await AsyncGitClient(timeout: .seconds(60)).lsRemote(
             target,
             protocolVersion: protocolVersion,
             heads: heads,
