@@ -324,6 +324,18 @@ let package = Package(
             path: "Benchmarks/compare/movies/Sources",
             swiftSettings: swiftSettings
         ),
+        // One streamed body or event stream, read by Courier or raw AHC, for Benchmarks/compare/streaming.
+        .executableTarget(
+            name: "stream-bench",
+            dependencies: [
+                "Courier",
+                "CourierAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/compare/streaming/Sources",
+            swiftSettings: swiftSettings
+        ),
         // Loopback load generator for Benchmarks/compare/client: Courier+AHC vs raw AHC vs URLSession.
         .executableTarget(
             name: "client-load",

@@ -223,6 +223,18 @@ struct Get: AsyncParsableCommand {
             return .data(bytes, contentType: contentType(startingWith: bytes))
         }
         let path = String(argument.dropFirst())
+        var status = stat()
+        // A regular file streams; a pipe (`-d @<(command)`) is read whole, and so is any file
+        // for --curl and --record, which show and keep the body.
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, !curl, recording.record == nil else {
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure(
+                    "Cannot read the body file '\(path)': check that it exists and is readable.",
+                    status: .usage
+                )
+            }
+            return .data(bytes, contentType: contentType(startingWith: bytes))
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CommandFailure(
                 "Cannot read the body file '\(path)': check that it exists and is readable.",

@@ -268,7 +268,7 @@ struct DownloadTests {
             }
             #expect(
                 error?.message
-                    == "Could not use \(destination.path).download: No such file or directory. Check that its directory exists, is writable and has free space."
+                    == "Could not use \(destination.path).download: No such file or directory. Check that it exists, that you may use it, and that its disk has free space."
             )
         }
     }

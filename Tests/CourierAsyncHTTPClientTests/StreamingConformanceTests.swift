@@ -248,7 +248,10 @@ extension TransportConformanceTests {
                 ]
             )
             let reconnects = Reconnects()
-            let options = EventStreamOptions(initialReconnectDelay: .milliseconds(1))
+            let options = EventStreamOptions(
+                initialReconnectDelay: .milliseconds(1),
+                minReconnectDelay: .milliseconds(1)
+            )
             var received: [ServerSentEvent] = []
             for try await event in client.events(endpoint, options: options, onReconnect: { reconnects.add($0) }) {
                 received.append(event)

@@ -45,9 +45,9 @@ struct GetStreamingTests {
 
                     """
             )
-            #expect(result.stderr.hasPrefix("courier: reconnecting in 0.001 s from event 2 (The connection for GET "))
+            #expect(result.stderr.hasPrefix("courier: reconnecting in 0.1 s from event 2 (The connection for GET "))
             #expect(
-                result.stderr.contains("courier: reconnecting in 0.001 s from event 3 (the server closed the stream)\n")
+                result.stderr.contains("courier: reconnecting in 0.1 s from event 3 (the server closed the stream)\n")
             )
             #expect(await server.events.queries(for: "events:cli") == ["-", "2", "3"])
         }

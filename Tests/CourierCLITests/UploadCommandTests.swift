@@ -18,6 +18,12 @@ struct UploadCommandTests {
             #expect(receipt.contentLength == "\(bytes.count)")
             #expect(result.stderr.hasPrefix("Sent 3.1 MB in "))
             #expect(result.stderr.hasSuffix(" (HTTP 200).\n"))
+            // A symbolic link to the file is the file.
+            let link = file.appendingPathExtension("link")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+            defer { try? FileManager.default.removeItem(at: link) }
+            let linked = try await Courier.run("upload", server.url("/upload").absoluteString, link.path, "-q")
+            #expect(try JSONDecoder().decode(UploadReceipt.self, from: Data(linked.stdout.utf8)).bytes == bytes.count)
         }
     }
 

@@ -59,6 +59,37 @@ struct StreamParsingTests {
         #expect(reconnects.all.map(\.delay) == [.milliseconds(25)])
     }
 
+    @Test func anIDOfAnEventCutShortIsNotSentOnReconnecting() async throws {
+        let reconnects = Seen<EventStreamReconnect>()
+        let received = try await events("id: 1\ndata: a\n\nid: 2\ndata: b", onReconnect: { reconnects.add($0) })
+        #expect(received == [ServerSentEvent(data: "a", id: "1")])
+        // Event 2 never arrived whole: the server must send it again.
+        #expect(reconnects.all.map(\.lastEventID) == ["1"])
+    }
+
+    @Test func aServerCannotMakeTheClientReconnectInATightLoop() async throws {
+        let reconnects = Seen<EventStreamReconnect>()
+        _ = try await events("retry: 0\ndata: x\n\n", minDelay: .milliseconds(100), onReconnect: { reconnects.add($0) })
+        #expect(reconnects.all.map(\.delay) == [.milliseconds(100)])
+        #expect(EventStreamOptions().minReconnectDelay == .milliseconds(100))
+    }
+
+    @Test func cancellingABodyReadHalfwayIsNotAnEnd() async throws {
+        let response = try await body([Data("first".utf8), Data("second".utf8)])
+        var iterator = response.makeAsyncIterator()
+        #expect(try await iterator.next() == Data("first".utf8))
+        response.cancel()
+        do throws(RequestError) {
+            let next = try await iterator.next()
+            Issue.record("read \(String(describing: next)) after cancel")
+        } catch {
+            guard case .cancelled = error else {
+                Issue.record("expected cancellation, got \(error)")
+                return
+            }
+        }
+    }
+
     @Test func everyLineEndingAndEveryCutGiveTheSameEvents() async throws {
         let expected = [
             ServerSentEvent(type: "a", data: "1\n2", id: "x"),
@@ -164,19 +195,30 @@ struct StreamParsingTests {
     private func events(
         _ stream: String,
         maxEventSize: Int = 1 << 20,
+        minDelay: Duration = .zero,
         onReconnect: @escaping @Sendable (EventStreamReconnect) -> Void = { _ in }
     ) async throws(RequestError) -> [ServerSentEvent] {
-        try await events(pieces: [Data(stream.utf8)], maxEventSize: maxEventSize, onReconnect: onReconnect)
+        try await events(
+            pieces: [Data(stream.utf8)],
+            maxEventSize: maxEventSize,
+            minDelay: minDelay,
+            onReconnect: onReconnect
+        )
     }
 
     /// The events of one connection that delivers `pieces`; the reconnection gets a 204.
     private func events(
         pieces: [Data],
         maxEventSize: Int = 1 << 20,
+        minDelay: Duration = .zero,
         onReconnect: @escaping @Sendable (EventStreamReconnect) -> Void = { _ in }
     ) async throws(RequestError) -> [ServerSentEvent] {
         let client = HTTPClient(transport: PiecesTransport(pieces: pieces, contentType: "text/event-stream"))
-        let options = EventStreamOptions(initialReconnectDelay: .zero, maxEventSize: maxEventSize)
+        let options = EventStreamOptions(
+            initialReconnectDelay: .zero,
+            minReconnectDelay: minDelay,
+            maxEventSize: maxEventSize
+        )
         var received: [ServerSentEvent] = []
         for try await event in client.events(
             Endpoint<Data>(host: "example.com", path: "/events"),

@@ -56,7 +56,8 @@ public struct MultipartForm: Sendable {
     /// Whether a part is read from a file.
     var hasFileParts: Bool { parts.contains { $0.file != nil } }
 
-    /// The encoded body, files read into it.
+    /// The encoded body, files read into it (a file that cannot be read gives an empty part:
+    /// send the form with ``RequestBody/multipart(_:)``, which streams it and reports that).
     public func encoded() -> Data {
         var body = Data()
         for part in parts {

@@ -85,18 +85,20 @@ public struct RequestBody: Sendable {
         }
     }
 
-    /// The size of the regular file at `url`.
+    /// The size of the regular file at `url`, symbolic links followed.
     static func fileSize(_ url: URL) throws(RequestError) -> Int64 {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        } catch {
-            throw .fileSystem(path: url.path, reason: "it cannot be read (\(error.localizedDescription))")
+        var status = stat()
+        guard stat(url.path, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw .fileSystem(path: url.path, reason: "it cannot be read (\(reason))")
         }
-        guard attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? NSNumber else {
-            throw .fileSystem(path: url.path, reason: "it is not a regular file")
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .fileSystem(
+                path: url.path,
+                reason: "it is not a regular file, so its size is not known before sending"
+            )
         }
-        return size.int64Value
+        return Int64(status.st_size)
     }
 
     // MARK: - Kinds of body

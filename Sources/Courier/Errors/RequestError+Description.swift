@@ -39,7 +39,8 @@ extension RequestError: CustomStringConvertible {
         case .stream(let failure):
             return Self.message(for: failure)
         case .fileSystem(let path, let reason):
-            return "Could not use \(path): \(reason). Check that its directory exists, is writable and has free space."
+            return "Could not use \(path): \(reason). "
+                + "Check that it exists, that you may use it, and that its disk has free space."
         case .cancelled:
             return "The request was cancelled."
         }

@@ -146,6 +146,11 @@ final class BodyChannel: Sendable {
         }
     }
 
+    /// The request body is still being sent: that is not silence.
+    func touch() {
+        state.withLock { $0.lastActivity = .now }
+    }
+
     /// Bounds the rest of the exchange to `duration` from now, however steadily bytes arrive
     /// (for reading the start of an error page a server might trickle for ever).
     func expire(after duration: Duration) {
@@ -246,12 +251,10 @@ final class BodyChannel: Sendable {
             state.headWaiter = nil
             state.consumerWaiter = nil
             state.producerWaiter = nil
+            // A body that arrived whole but was not read to its end is cut short, not complete.
+            if state.end == nil || !state.chunks.isEmpty { state.end = .failure(error) }
             state.chunks.removeAll()
             state.bufferedBytes = 0
-            if case .success = state.end {
-            } else if state.end == nil {
-                state.end = .failure(error)
-            }
             return (producer, waiters)
         }
         waiters.0?.resume(returning: .failure(error))

@@ -32,8 +32,11 @@ public struct ServerSentEvent: Sendable, Hashable, Codable {
 struct EventStreamParser {
     /// The largest `data` of one event, in bytes.
     let maxEventSize: Int
-    /// The last event ID set by an `id` field.
+    /// The last event ID, committed when an event is dispatched (a blank line): what a
+    /// reconnection sends. An `id` of an event the stream was cut in the middle of is not.
     private(set) var lastEventID = ""
+    /// The ID the `id` fields set so far.
+    private var idBuffer = ""
     /// The reconnection time the last valid `retry` field set, in milliseconds.
     private(set) var retryMilliseconds: Int?
     private var data: [UInt8] = []
@@ -62,7 +65,7 @@ struct EventStreamParser {
         }
         switch field.count {
         case 2 where field.elementsEqual("id".utf8):
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case 4 where field.elementsEqual("data".utf8):
             guard value.count < maxEventSize - data.count else { throw EventTooLarge() }
             data.append(contentsOf: value)
@@ -84,10 +87,12 @@ struct EventStreamParser {
     mutating func discardPartialEvent() {
         data.removeAll(keepingCapacity: true)
         type = ""
+        idBuffer = lastEventID
     }
 
     /// A blank line: the event so far, if it has data.
     private mutating func dispatch() -> ServerSentEvent? {
+        lastEventID = idBuffer
         defer {
             data.removeAll(keepingCapacity: true)
             type = ""

@@ -5,8 +5,8 @@ import HTTPTypes
 /// ``HTTPClient/events(_:options:onReconnect:)``.
 ///
 /// The stream connects when iteration starts. When the connection breaks or the server closes
-/// it, the stream waits the server's `retry` (bounded by
-/// ``EventStreamOptions/maxReconnectDelay``) and connects again, sending `Last-Event-ID` so the
+/// it, the stream waits the server's `retry` (within ``EventStreamOptions/minReconnectDelay``
+/// and ``EventStreamOptions/maxReconnectDelay``) and connects again, sending `Last-Event-ID` so the
 /// server can resume after the last event received. It ends (returns `nil`) when the server
 /// answers 204 No Content, and throws when it answers an error status or a type other than
 /// `text/event-stream`, when ``EventStreamOptions/maxAttempts`` connections in a row bring no
@@ -130,9 +130,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 if let cause { throw cause }
                 return
             }
+            let retry =
+                parser.retryMilliseconds.map { Duration.milliseconds($0) } ?? sequence.options.initialReconnectDelay
             let delay = Self.delay(
-                retry: parser.retryMilliseconds.map { Duration.milliseconds($0) }
-                    ?? sequence.options.initialReconnectDelay,
+                retry: Swift.max(retry, sequence.options.minReconnectDelay),
                 fruitless: fruitless,
                 maximum: sequence.options.maxReconnectDelay
             )
@@ -179,6 +180,9 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
 public struct EventStreamOptions: Sendable {
     /// The wait before reconnecting until the server sets one with `retry`.
     public var initialReconnectDelay: Duration
+    /// The shortest wait before reconnecting, whatever the server asks: a server that answers
+    /// `retry: 0` and closes cannot make the client reconnect in a tight loop.
+    public var minReconnectDelay: Duration
     /// The longest wait before reconnecting, whatever the server asks.
     public var maxReconnectDelay: Duration
     /// How many connections in a row may bring no event before the stream gives up.
@@ -196,6 +200,7 @@ public struct EventStreamOptions: Sendable {
     /// Creates options; the defaults follow what browsers do, bounded.
     public init(
         initialReconnectDelay: Duration = .seconds(3),
+        minReconnectDelay: Duration = .milliseconds(100),
         maxReconnectDelay: Duration = .seconds(60),
         maxAttempts: Int = 10,
         idleTimeout: Duration? = .seconds(300),
@@ -204,7 +209,8 @@ public struct EventStreamOptions: Sendable {
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.initialReconnectDelay = initialReconnectDelay
-        self.maxReconnectDelay = maxReconnectDelay
+        self.minReconnectDelay = minReconnectDelay
+        self.maxReconnectDelay = max(minReconnectDelay, maxReconnectDelay)
         self.maxAttempts = max(1, maxAttempts)
         self.idleTimeout = idleTimeout
         self.maxLineLength = maxLineLength

@@ -15,10 +15,20 @@ struct StreamSinkTransport: HTTPTransport {
 
     func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         let channel = BodyChannel(request: request.summary)
+        var request = request
+        if var body = request.streamedBody {
+            // A long upload before the answer is not an idle exchange.
+            let report = body.progress
+            body.progress = { progress in
+                channel.touch()
+                report?(progress)
+            }
+            request.streamedBody = body
+        }
         let base = self.base
         let idleTimeout = self.idleTimeout
         // Owned by the channel, which cancels it whenever reading stops early.
-        let producer = Task {
+        let producer = Task { [request] in
             let result: Result<Void, RequestError>
             do throws(RequestError) {
                 try await Self.produce(request, through: base, into: channel, idleTimeout: idleTimeout)

@@ -48,7 +48,7 @@ final class URLSessionStream: Sendable {
         enum Action {
             case none
             case hand(CheckedContinuation<Result<Event?, RequestError>, Never>)
-            case suspend, overrun
+            case overrun
         }
         let action = state.withLock { state -> Action in
             guard state.end == nil else { return .none }
@@ -63,13 +63,14 @@ final class URLSessionStream: Sendable {
             #else
             guard state.bufferedBytes >= Self.highWater, !state.suspended else { return .none }
             state.suspended = true
-            return .suspend
+            // Under the lock, so that a resume for this suspension cannot overtake it.
+            task.suspend()
+            return .none
             #endif
         }
         switch action {
         case .none: break
         case .hand(let waiter): waiter.resume(returning: .success(event))
-        case .suspend: task.suspend()
         case .overrun:
             let detail =
                 "the reader fell more than \(Self.linuxLimit >> 20) MiB behind, and URLSession on Linux cannot hold "
@@ -92,18 +93,19 @@ final class URLSessionStream: Sendable {
     /// The next part, or `nil` after the last.
     func next() async throws(RequestError) -> Event? {
         let result = await withCheckedContinuation { continuation in
-            let (now, resume) = state.withLock { state -> (Result<Event?, RequestError>?, Bool) in
+            let now = state.withLock { state -> Result<Event?, RequestError>? in
                 if let event = state.events.popFirst() {
                     if case .body(let data) = event { state.bufferedBytes -= data.count }
-                    let resume = state.suspended && state.bufferedBytes < Self.highWater / 2
-                    if resume { state.suspended = false }
-                    return (.success(event), resume)
+                    if state.suspended, state.bufferedBytes < Self.highWater / 2 {
+                        state.suspended = false
+                        task.resume()
+                    }
+                    return .success(event)
                 }
-                if let end = state.end { return (end.map { nil }, false) }
+                if let end = state.end { return end.map { nil } }
                 state.waiter = continuation
-                return (nil, false)
+                return nil
             }
-            if resume { task.resume() }
             if let now { continuation.resume(returning: now) }
         }
         return try result.get()

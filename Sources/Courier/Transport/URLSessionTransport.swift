@@ -122,7 +122,8 @@ public final class URLSessionTransport: HTTPTransport {
         } else {
             file = try await TemporaryBodyFile.write(streamed, for: request.summary)
         }
-        if let length = streamed.length ?? (try? RequestBody.fileSize(file)) {
+        // The file as it is now is what URLSession sends.
+        if let length = try? RequestBody.fileSize(file) {
             urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
         }
         let task = session.uploadTask(with: urlRequest, fromFile: file)
