@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses and runs each for SECONDS.
 #
-#   Fuzz/run.sh SECONDS [harness...]     harnesses: gitwire feeds json headers images diskcache
+#   Fuzz/run.sh SECONDS [harness...]     harnesses: gitwire feeds json headers images diskcache events
 #
 # Each harness is its module's sources compiled with `swiftc -sanitize=fuzzer,address` together
 # with Fuzz/<Harness>/main.swift (so internal API is reachable and the code under test is
@@ -29,7 +29,7 @@ root=$(pwd)
 seconds=${1:?usage: Fuzz/run.sh SECONDS [harness...]}
 shift
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(gitwire feeds json headers images diskcache)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(gitwire feeds json headers images diskcache events)
 timeout=${FUZZ_TIMEOUT:-2}
 conformance=${FUZZ_CONFORMANCE:-/work/shared/conformance}
 out=Fuzz/.build
@@ -87,6 +87,9 @@ build() {
             done
             module=Courier
             if [ "$name" = headers ]; then main=Fuzz/Headers/main.swift; else main=Fuzz/DiskCache/main.swift; fi ;;
+        events)
+            sources=(Sources/Courier/Streaming/{LineSplitter,ServerSentEvent}.swift)
+            module=Courier main=Fuzz/Events/main.swift ;;
         images)
             sources=(Sources/CourierImages/{ImageHeader,ImageFormat}.swift)
             module=CourierImages main=Fuzz/Images/main.swift ;;
@@ -111,7 +114,7 @@ seed() {
     case $name in
         feeds) from+=("$conformance/feeds/corpus") ;;
         json) from+=(Tests/CourierTestServer/Resources Tests/CourierTestingTests/Fixtures) ;;
-        headers | gitwire | images | diskcache) ;;
+        headers | gitwire | images | diskcache | events) ;;
     esac
     for directory in "${from[@]}"; do
         [ -d "$directory" ] || continue
@@ -161,6 +164,11 @@ large_seeds() {
         images)
             { printf '\xff\xd8'; yes -- $'\xff' | tr -d '\n' | head -c 65530; } >"$corpus/large-jpeg-fill" 2>/dev/null || true
             { printf '\xff\xd8'; for _ in $(seq 16000); do printf '\xff\xe0\x00\x02'; done; } >"$corpus/large-jpeg-segments" ;;
+        events)
+            repeat "$corpus" crs $'\r'
+            repeat "$corpus" data-lines $'data: x\r\n'
+            repeat "$corpus" long-line 'data: aaaaaaaa'
+            repeat "$corpus" ids $'id: 1\nretry: 99999999999999999999\n\n' ;;
         diskcache) ;;
     esac
 }

@@ -62,7 +62,7 @@ for round in $(seq "$rounds"); do
     grep -q "^$bytes bytes" "$work/out" || { echo "ahc streamed: $(cat "$work/out")" >&2; exit 1; }
 
     key="bench-$round-$RANDOM"
-    measure events-courier .build/release/stream-bench events "$base/events/$key-c?count=$events"
+    measure events-courier .build/release/stream-bench events "$base/events/$key-c?count=$events" "$events"
     grep -q "^$events events" "$work/out" || { echo "courier read: $(cat "$work/out")" >&2; exit 1; }
     measure events-python "$work/venv/bin/python" "$work/sse.py" "$base/events/$key-p?count=$events"
     grep -q "^$events events" "$work/out" || { echo "sseclient read: $(cat "$work/out")" >&2; exit 1; }

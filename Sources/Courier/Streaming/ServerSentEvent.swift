@@ -51,27 +51,31 @@ struct EventStreamParser {
 
     /// Takes one line (without its ending); returns the event a blank line completes.
     mutating func parse(line: Data) throws(EventTooLarge) -> ServerSentEvent? {
-        guard let first = line.first else { return dispatch() }
-        if first == UInt8(ascii: ":") { return nil }  // a comment
-        let field: Data
-        var value: Data
-        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            field = line[..<colon]
-            value = line[line.index(after: colon)...]
-            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
-        } else {
-            field = line
-            value = Data()
-        }
-        switch field.count {
+        if line.isEmpty { return dispatch() }
+        // On the bytes themselves: `Data`'s own indexing costs more than the parsing.
+        let fits = line.withUnsafeBytes { parse(field: $0) }
+        guard fits else { throw EventTooLarge() }
+        return nil
+    }
+
+    /// Interprets one non-blank line; `false` when it would make the event too large.
+    private mutating func parse(field line: UnsafeRawBufferPointer) -> Bool {
+        guard let base = line.baseAddress, line[0] != UInt8(ascii: ":") else { return true }  // a comment
+        let colon = memchr(base, Int32(UInt8(ascii: ":")), line.count).map { base.distance(to: UnsafeRawPointer($0)) }
+        let fieldEnd = colon ?? line.count
+        var valueStart = colon.map { $0 + 1 } ?? line.count
+        if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+        let field = UnsafeRawBufferPointer(rebasing: line[..<fieldEnd])
+        let value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
+        switch fieldEnd {
         case 2 where field.elementsEqual("id".utf8):
             if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case 4 where field.elementsEqual("data".utf8):
-            guard value.count < maxEventSize - data.count else { throw EventTooLarge() }
+            guard value.count < maxEventSize - data.count else { return false }
             data.append(contentsOf: value)
             data.append(0x0A)
         case 5 where field.elementsEqual("event".utf8):
-            guard value.count <= maxEventSize else { throw EventTooLarge() }
+            guard value.count <= maxEventSize else { return false }
             type = String(decoding: value, as: UTF8.self)
         case 5 where field.elementsEqual("retry".utf8):
             if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
@@ -80,7 +84,7 @@ struct EventStreamParser {
         default:
             break  // unknown fields are ignored
         }
-        return nil
+        return true
     }
 
     /// Forgets an event the stream ended in the middle of (its last ID and retry stay).
@@ -107,7 +111,7 @@ struct EventStreamParser {
     }
 
     /// The digits' value, or `Int.max` when it does not fit.
-    private static func milliseconds(_ digits: Data) -> Int {
+    private static func milliseconds(_ digits: UnsafeRawBufferPointer) -> Int {
         var value = 0
         for digit in digits {
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)

@@ -53,7 +53,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         {
             while !finished {
                 if lines == nil { try await open(isolation: actor) }
-                guard var reader = lines else { break }
+                // Taken out while it reads, so that its buffers are never shared (and copied).
+                guard var reader = lines.take() else { break }
                 let line: Data?
                 do {
                     line = try await reader.next(isolation: actor)

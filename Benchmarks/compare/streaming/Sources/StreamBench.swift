@@ -8,13 +8,14 @@ import NIOCore
 ///
 ///     stream-bench courier URL   # HTTPClient.stream over AsyncHTTPClientTransport
 ///     stream-bench ahc URL       # AsyncHTTPClient's own streaming body, no Courier
-///     stream-bench events URL    # HTTPClient.events: Server-Sent Events, counted
+///     stream-bench lines URL     # HTTPClient.stream(…).body.lines(), counted
+///     stream-bench events URL [N] # HTTPClient.events: Server-Sent Events, counted (stopping at N)
 @main
 enum StreamBench {
     static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard arguments.count == 2, let url = URL(string: arguments[1]) else {
-            FileHandle.standardError.write(Data("usage: stream-bench courier|ahc|events URL\n".utf8))
+        guard (2...3).contains(arguments.count), let url = URL(string: arguments[1]) else {
+            FileHandle.standardError.write(Data("usage: stream-bench courier|ahc|lines|events URL [EVENTS]\n".utf8))
             exit(2)
         }
         let start = ContinuousClock.now
@@ -42,10 +43,24 @@ enum StreamBench {
             }
             try await client.shutdown()
             unit = "bytes"
+        case "lines":
+            let transport = AsyncHTTPClientTransport()
+            let response = try await HTTPClient(transport: transport).stream(Endpoint<Data>(url: url))
+            var lines = 0
+            for try await _ in response.body.lines() { lines += 1 }
+            try await transport.shutdown()
+            count = lines
+            unit = "lines"
         case "events":
             let transport = AsyncHTTPClientTransport()
+            // Stops at the last event, as a client that does not reconnect stops at the end of
+            // the stream (else the reconnection's wait, 3 s by default, would be counted).
+            let expected = arguments.count == 3 ? Int(arguments[2]) ?? .max : .max
             var events = 0
-            for try await _ in HTTPClient(transport: transport).events(Endpoint<Data>(url: url)) { events += 1 }
+            for try await _ in HTTPClient(transport: transport).events(Endpoint<Data>(url: url)) {
+                events += 1
+                if events == expected { break }
+            }
             try await transport.shutdown()
             count = events
             unit = "events"
