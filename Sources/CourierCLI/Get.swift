@@ -290,23 +290,59 @@ struct Get: AsyncParsableCommand {
             Terminal.write(response.value)
             return
         }
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: response.value)
-        } catch {
-            throw CommandFailure(
-                "The response from \(url) is not JSON, so --json and --pick cannot read it.",
-                status: .invalidResponse
-            )
-        }
+        let bytes = Array(response.value)
+        // Formatted on the bytes, in pieces: no tree of values, however large the body.
         guard let pick else {
-            Terminal.output(json: value.formatted())
+            try readingJSON { () throws(JSONSyntaxError) in try JSONFormatter.format(bytes) { Terminal.write(json: $0) }
+            }
             return
         }
-        guard let picked = value[path: pick] else {
+        guard let components = JSONFormatter.components(ofPath: pick) else {
+            // A path counting from the end (`a[-1]`) needs the array's length: parsed whole.
+            return try printPicked(pick, from: bytes)
+        }
+        guard
+            let picked = try readingJSON({ () throws(JSONSyntaxError) in
+                try JSONFormatter.value(at: components, in: bytes)
+            })
+        else {
             throw CommandFailure("The response has no value at '\(pick)'.", status: .invalidResponse)
         }
         // A picked string is text from the network shown as text: escaped like any other.
+        if let text = JSONFormatter.string(picked) {
+            Terminal.output(text)
+        } else {
+            try readingJSON { () throws(JSONSyntaxError) in
+                try JSONFormatter.format(Array(picked), compact: !json) { Terminal.write(json: $0) }
+            }
+        }
+    }
+
+    /// Runs `body`, turning a syntax error into the command's failure: "not JSON", or valid JSON
+    /// past the nesting limit.
+    private func readingJSON<Result>(_ body: () throws(JSONSyntaxError) -> Result) throws -> Result {
+        do throws(JSONSyntaxError) {
+            return try body()
+        } catch {
+            if error.exceedsNestingLimit {
+                throw CommandFailure(
+                    "The response from \(url) nests arrays and objects deeper than the \(JSONSyntax.maximumDepth) "
+                        + "levels --json and --pick read; print it as it is, without them.",
+                    status: .invalidResponse
+                )
+            }
+            throw CommandFailure(
+                "The response from \(url) is not JSON (\(error)), so --json and --pick cannot read it.",
+                status: .invalidResponse
+            )
+        }
+    }
+
+    /// `--pick` of a path that counts from the end of an array, on the parsed value.
+    private func printPicked(_ pick: String, from bytes: [UInt8]) throws {
+        guard let value = try? JSONValue(parsing: Data(bytes)), let picked = value[path: pick] else {
+            throw CommandFailure("The response has no value at '\(pick)'.", status: .invalidResponse)
+        }
         if let text = picked.stringValue {
             Terminal.output(text)
         } else {

@@ -36,6 +36,17 @@ enum Terminal {
         write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8), to: .standardError)
     }
 
+    /// Writes a piece of JSON text on standard output, the characters JSON leaves raw but a
+    /// terminal acts on (C1 and bidi controls) written as `\uXXXX` escapes.
+    static func write(json piece: ArraySlice<UInt8>) {
+        // Pieces end between tokens, so no UTF-8 sequence is split.
+        if piece.allSatisfy({ $0 < 0x7F }) {
+            write(Data(piece))
+        } else {
+            write(Data(TerminalText.jsonEscaped(String(decoding: piece, as: UTF8.self)).utf8))
+        }
+    }
+
     /// Writes `data` as it is.
     static func write(_ data: Data, to handle: FileHandle = .standardOutput) {
         // A closed pipe (`courier get … | head`) is not worth a crash.

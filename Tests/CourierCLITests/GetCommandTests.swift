@@ -85,7 +85,7 @@ struct GetCommandTests {
                 ),
                 (
                     ["get", "\(base)/html", "--json"], 6,
-                    "courier: The response from \(base)/html is not JSON, so --json and --pick cannot read it.\n"
+                    "courier: The response from \(base)/html is not JSON (line 1, column 1: expected a value, found '<'), so --json and --pick cannot read it.\n"
                 ),
                 (
                     ["get", "\(base)/slow?ms=5000", "--timeout", "0.2"], 3,

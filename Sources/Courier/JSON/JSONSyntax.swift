@@ -93,6 +93,9 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     public var position: JSONTextPosition
     /// What is wrong, for people: "expected ',' or ']' after an array element, found '}'".
     public var reason: String
+    /// Whether the text may be valid JSON that nests deeper than ``JSONSyntax/maximumDepth``:
+    /// refused for a limit, not for its syntax.
+    public var exceedsNestingLimit = false
 
     /// "line 3, column 14: expected a value, found 'x'".
     public var description: String { "\(position): \(reason)" }
@@ -320,7 +323,9 @@ extension JSONSyntax {
 
         func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
             if depth > JSONSyntax.maximumDepth {
-                throw error("arrays and objects nest deeper than \(JSONSyntax.maximumDepth) levels")
+                var limit = error("arrays and objects nest deeper than \(JSONSyntax.maximumDepth) levels")
+                limit.exceedsNestingLimit = true
+                throw limit
             }
         }
 
