@@ -45,6 +45,16 @@ struct JSONFormatterTests {
         )
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func stringsFullOfEscapesDecodeInLinearTime() throws {
+        let escapes = String(repeating: #"\n"#, count: 500_000)
+        let value = try #require(try JSONFormatter.value(at: ["s"], in: Array(#"{"s":"\#(escapes)","t":1}"#.utf8)))
+        #expect(JSONFormatter.string(value) == String(repeating: "\n", count: 500_000))
+        let keys = #"{"\#(escapes)":1,"a\/b":2}"#
+        // The key of line feeds sorts first; `\/` in a key is written `/`, as in a value.
+        #expect(try format(keys, compact: true).hasSuffix(#":1,"a/b":2}"# + "\n"))
+    }
+
     @Test func aHundredThousandDigitNumberStaysExact() throws {
         let digits = String(repeating: "7", count: 100_000)
         #expect(try format("[\(digits)]", compact: true) == "[\(digits)]\n")
@@ -112,6 +122,7 @@ struct JSONFormatterTests {
         #expect(try JSONFormatter.value(at: ["results", "2"], in: valid) == nil)
         #expect(JSONFormatter.components(ofPath: "results[1].title") == ["results", "1", "title"])
         #expect(JSONFormatter.components(ofPath: "results[-1]") == nil)
+        #expect(JSONFormatter.components(ofPath: "results.-1") == nil)
     }
 
     /// A random JSON text of objects, arrays, strings with escapes, numbers and literals.

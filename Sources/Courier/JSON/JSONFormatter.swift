@@ -51,7 +51,10 @@ public enum JSONFormatter {
         var components: [String] = []
         for step in parsed.steps {
             switch step {
-            case .member(let key): components.append(key)
+            case .member(let key):
+                // `items.-1` counts from the end of an array, as `items[-1]` does.
+                if let index = Int(key), index < 0 { return nil }
+                components.append(key)
             case .index(let index) where index >= 0: components.append(String(index))
             case .index: return nil
             }
@@ -179,8 +182,8 @@ extension JSONFormatter {
         }
 
         private mutating func newline(indent: Int) {
-            guard !compact else { return }
             if output.count >= 1 << 16 { flush() }
+            guard !compact else { return }
             output.append(0x0A)
             output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
         }
@@ -269,7 +272,11 @@ extension JSONFormatter {
             for (position, member) in members.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 newline(indent: indent + 2)
-                output.append(contentsOf: bytes[member.key])
+                if bytes[member.key].contains(UInt8(ascii: "\\")) {
+                    string(member.key)
+                } else {
+                    output.append(contentsOf: bytes[member.key])
+                }
                 if compact {
                     output.append(UInt8(ascii: ":"))
                 } else {
@@ -324,15 +331,15 @@ extension JSONFormatter {
 
     /// JSON string escapes, resolved.
     enum Escapes {
-        /// The text of a string's inside (between its quotes).
+        /// The text of a string's inside (between its quotes), in one pass: the decoded UTF-8
+        /// is collected in one buffer and made a `String` once.
         static func decode(_ inner: ArraySlice<UInt8>) -> String? {
-            var scalars = String.UnicodeScalarView()
             var utf8: [UInt8] = []
-            var index = inner.startIndex
-            func flushUTF8() {
-                scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
-                utf8.removeAll(keepingCapacity: true)
+            utf8.reserveCapacity(inner.count)
+            func append(_ scalar: Unicode.Scalar) {
+                UTF8.encode(scalar) { utf8.append($0) }
             }
+            var index = inner.startIndex
             while index < inner.endIndex {
                 let byte = inner[index]
                 guard byte == UInt8(ascii: "\\"), index + 1 < inner.endIndex else {
@@ -340,15 +347,14 @@ extension JSONFormatter {
                     index += 1
                     continue
                 }
-                flushUTF8()
                 let escape = inner[index + 1]
                 index += 2
                 switch escape {
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "b"): utf8.append(0x08)
+                case UInt8(ascii: "f"): utf8.append(0x0C)
+                case UInt8(ascii: "n"): utf8.append(0x0A)
+                case UInt8(ascii: "r"): utf8.append(0x0D)
+                case UInt8(ascii: "t"): utf8.append(0x09)
                 case UInt8(ascii: "u"):
                     guard let unit = hex(inner, at: index) else { return nil }
                     index += 4
@@ -356,15 +362,14 @@ extension JSONFormatter {
                         let low = hex(inner, at: index + 2), (0xDC00..<0xE000).contains(low)
                     {
                         index += 6
-                        scalars.append(Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}")
+                        append(Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}")
                     } else {
-                        scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
+                        append(Unicode.Scalar(unit) ?? "\u{FFFD}")
                     }
-                default: scalars.append(Unicode.Scalar(escape))
+                default: utf8.append(escape)
                 }
             }
-            flushUTF8()
-            return String(scalars)
+            return String(decoding: utf8, as: UTF8.self)
         }
 
         private static func hex(_ bytes: ArraySlice<UInt8>, at index: Int) -> UInt32? {
