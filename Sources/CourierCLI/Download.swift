@@ -27,32 +27,24 @@ struct Download: AsyncParsableCommand {
     @Option(name: [.customShort("o"), .long], help: "Where to save it (default: the URL's file name, here).")
     var output: String?
 
-    @Option(name: [.customShort("H"), .customLong("header")], help: "A header field, 'Name: value'. Repeatable.")
-    var headers: [String] = []
-
-    @Flag(name: .shortAndLong, help: "No progress bar and no summary.")
-    var quiet = false
-
-    @OptionGroup var security: SecurityOptions
+    @OptionGroup var transfer: TransferOptions
 
     func run() async throws {
-        guard let source = URL(string: url), let scheme = source.scheme?.lowercased(),
-            ["http", "https"].contains(scheme),
-            source.host != nil
-        else {
-            throw CommandFailure("'\(url)' is not an http or https URL.", status: .usage)
-        }
+        let source = try TransferOptions.url(url)
         let name =
             source.lastPathComponent.isEmpty || source.lastPathComponent == "/"
             ? "index.html" : source.lastPathComponent
         let destination = URL(fileURLWithPath: output ?? name)
-        let endpoint = Endpoint<Data>(url: source, headers: try HTTPFields(commandLine: headers))
+        let endpoint = Endpoint<Data>(url: source, headers: try HTTPFields(commandLine: transfer.headers))
         let bar = ProgressBar()
-        let quiet = quiet
+        let quiet = transfer.quiet
         let result: DownloadResult
         do {
             result = try await AsyncHTTPClientTransport.withTransport { transport in
-                let client = HTTPClient(transport: transport, configuration: .init(securityPolicy: security.policy))
+                let client = HTTPClient(
+                    transport: transport,
+                    configuration: .init(securityPolicy: transfer.security.policy)
+                )
                 return try await client.download(endpoint, to: destination) { progress in
                     if !quiet { bar.update(progress) }
                 }

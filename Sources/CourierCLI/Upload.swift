@@ -32,26 +32,16 @@ struct Upload: AsyncParsableCommand {
     @Option(name: .customLong("content-type"), help: "The file's media type (default application/octet-stream).")
     var contentType: String = "application/octet-stream"
 
-    @Option(name: [.customShort("H"), .customLong("header")], help: "A header field, 'Name: value'. Repeatable.")
-    var headers: [String] = []
-
-    @Flag(name: .shortAndLong, help: "No progress bar and no summary.")
-    var quiet = false
-
-    @OptionGroup var security: SecurityOptions
+    @OptionGroup var transfer: TransferOptions
 
     func run() async throws {
-        guard let target = URL(string: url), let scheme = target.scheme?.lowercased(),
-            ["http", "https"].contains(scheme), target.host != nil
-        else {
-            throw CommandFailure("'\(url)' is not an http or https URL.", status: .usage)
-        }
+        let target = try TransferOptions.url(url)
         let methodName = method.uppercased()
         guard methodName == "PUT" || methodName == "POST", let method = HTTPRequest.Method(methodName) else {
             throw CommandFailure("--method '\(method)' is not PUT or POST.", status: .usage)
         }
         let bar = ProgressBar()
-        let quiet = quiet
+        let quiet = transfer.quiet
         let body = RequestBody.file(URL(fileURLWithPath: file), contentType: contentType).reportingProgress {
             progress in
             if !quiet {
@@ -61,7 +51,7 @@ struct Upload: AsyncParsableCommand {
         let endpoint = Endpoint<Data>(
             method: method,
             url: target,
-            headers: try HTTPFields(commandLine: headers),
+            headers: try HTTPFields(commandLine: transfer.headers),
             body: body
         )
         let started = ContinuousClock.now
@@ -70,7 +60,7 @@ struct Upload: AsyncParsableCommand {
             response = try await AsyncHTTPClientTransport.withTransport { transport in
                 // No total timeout: a large file takes its time; the transport's read timeout
                 // still ends a stalled exchange.
-                let configuration = HTTPClient.Configuration(securityPolicy: security.policy, timeout: nil)
+                let configuration = HTTPClient.Configuration(securityPolicy: transfer.security.policy, timeout: nil)
                 return try await HTTPClient(transport: transport, configuration: configuration).response(for: endpoint)
             }
         } catch let error as RequestError {
