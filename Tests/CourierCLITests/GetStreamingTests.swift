@@ -23,6 +23,14 @@ struct GetStreamingTests {
             let lines = try await Courier.run("get", server.url("/stream/lines?count=3&crlf").absoluteString, "--lines")
             #expect(lines.status == 0)
             #expect(lines.stdout == "line 1\nline 2\nline 3\n")
+            let logged = try await Courier.run(
+                "get",
+                server.url("/stream/lines?count=1").absoluteString,
+                "--stream",
+                "--verbose"
+            )
+            #expect(logged.stdout == "line 1\n")
+            #expect(logged.stderr.contains(" ms, streamed)"))
 
             var components = URLComponents(url: server.url("/stream/text"), resolvingAgainstBaseURL: false)!
             components.queryItems = [URLQueryItem(name: "body", value: "{\"b\":[1],\"a\":\"\\u001b\"}\n\n{}\n")]

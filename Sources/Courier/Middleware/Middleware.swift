@@ -12,6 +12,11 @@
 /// ```
 ///
 /// Middleware runs once per call, outside redirects: a redirect's hops are not seen here.
+///
+/// For a streamed response (``HTTPClient/stream(_:timeout:idleTimeout:)``) the body is still
+/// arriving when `next` returns, and ``RawResponse/body`` is empty: pass the response on (changing
+/// its head is fine) to keep the stream. A middleware that returns a `RawResponse` of its own
+/// answers with that response's body instead, and the stream is cancelled.
 public protocol Middleware: Sendable {
     /// Sends the request on to the rest of the chain.
     typealias Next = @Sendable (PreparedRequest) async throws(RequestError) -> RawResponse

@@ -42,7 +42,7 @@ public struct RequestLogging: Middleware {
             let cache = response.cacheOutcome.map { ", cache \($0.rawValue)" } ?? ""
             logger.log(
                 level: level,
-                "← \(response.head.status) \(summary) (\(elapsed.milliseconds) ms, \(response.body.count) bytes\(cache))"
+                "← \(response.head.status) \(summary) (\(elapsed.milliseconds) ms, \(Self.size(of: response))\(cache))"
             )
             Self.trace(response.head.headerFields, marker: "←", to: logger)
             return response
@@ -59,5 +59,10 @@ public struct RequestLogging: Middleware {
         for field in fields {
             logger.trace("\(marker) \(field.name): \(Redaction.displayedValue(of: field))")
         }
+    }
+
+    /// "1234 bytes", or "streamed" for a body still arriving (``HTTPClient/stream(_:timeout:idleTimeout:)``).
+    private static func size(of response: RawResponse) -> String {
+        response.stream == nil ? "\(response.body.count) bytes" : "streamed"
     }
 }
