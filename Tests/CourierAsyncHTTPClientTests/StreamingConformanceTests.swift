@@ -88,11 +88,12 @@ extension TransportConformanceTests {
 
     @Test(arguments: Transport.streaming)
     func silenceBeyondTheIdleTimeoutFails(_ transport: Transport) async throws {
-        try await withClient(transport) { client, _ in
+        try await withClient(transport) { client, server in
+            let name = "silent-\(transport.rawValue)"
             do throws(RequestError) {
                 // Hummingbird sends the head with the first piece of the body: here, never.
                 let response = try await client.stream(
-                    Endpoint<Data>(path: "/stream/silent"),
+                    Endpoint<Data>(path: "/stream/silent/\(name)"),
                     idleTimeout: .milliseconds(300)
                 )
                 for try await _ in response.body {}
@@ -100,6 +101,7 @@ extension TransportConformanceTests {
             } catch {
                 #expect(error.transportFailure?.kind == .timedOut)
             }
+            await server.events.release(name)
         }
     }
 

@@ -10,7 +10,8 @@ import NIOCore
 ///
 /// - `GET /stream/held/{name}?first=TEXT&rest=TEXT`: sends `first`, waits until
 ///   `events.release(name)`, then sends `rest`.
-/// - `GET /stream/silent`: sends the head, then nothing until the client leaves.
+/// - `GET /stream/silent/{name}`: sends nothing until `events.release(name)` (Hummingbird sends
+///   the head with the first piece of the body, so not even the head), then an empty body.
 /// - `GET /stream/lines?count=N&crlf`: `line 1` … `line N`, each ending in LF (CRLF with `crlf`).
 /// - `GET /stream/text?body=TEXT&type=TYPE`: the text, with the media type given.
 /// - `GET /stream/endless?id=ID&byte=B&status=S&paced`: the byte (`a` by default) for ever, with
@@ -63,12 +64,13 @@ enum StreamRoutes {
                 }
             )
         }
-        router.get("/stream/silent") { _, _ in
-            Response(
+        router.get("/stream/silent/{name}") { _, context in
+            let name = context.parameters.get("name") ?? ""
+            return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain"],
                 body: ResponseBody { writer in
-                    try await Task.sleep(for: .seconds(3600))
+                    await events.waitForRelease(name)
                     try await writer.finish(nil)
                 }
             )
@@ -104,6 +106,8 @@ enum StreamRoutes {
                     do {
                         while true {
                             try await writer.write(chunk)
+                            // The server's own sending rate (16 MiB/s), not an ordering: no test
+                            // waits on it; it keeps a reader that cannot hold the server back in step.
                             if paced { try await Task.sleep(for: .milliseconds(1)) }
                         }
                     } catch {
