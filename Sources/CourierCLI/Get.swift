@@ -51,11 +51,17 @@ struct Get: AsyncParsableCommand {
     )
     var dataBinary: String?
 
-    @Flag(help: "Pretty-print a JSON response with sorted keys.")
+    @Flag(help: "Pretty-print a JSON response as it arrives, in the order it was sent.")
     var json = false
 
     @Option(help: "Print only the value at this path of a JSON response, such as results.0.title (strings print raw).")
     var pick: String?
+
+    @Flag(
+        name: .customLong("sort-keys"),
+        help: "With --json or --pick: object keys in code point order, as jq -S sorts them (each object is held whole)."
+    )
+    var sortKeys = false
 
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and header fields before the body.")
     var include = false
@@ -80,7 +86,8 @@ struct Get: AsyncParsableCommand {
 
     @Option(
         name: .customLong("max-size"),
-        help: "The largest response body accepted, in bytes (\(NumericOption.describe(Self.maxSizeRange))).",
+        help:
+            "The largest response body held in memory, in bytes (\(NumericOption.describe(Self.maxSizeRange))); --json and --pick hold only an object they sort or a string they pick.",
         transform: NumericOption.integer(in: Self.maxSizeRange)
     )
     var maxSize: Int = 64 << 20
@@ -121,6 +128,7 @@ struct Get: AsyncParsableCommand {
             ("--json", json), ("--pick", pick != nil), ("--curl", curl), ("--cache", cache != nil),
             ("--record", recording.record != nil),
         ])
+        if sortKeys, !json, pick == nil { throw ValidationError("--sort-keys sorts what --json or --pick prints.") }
         if let pick, JSONValue.isValidPath(pick) == false {
             throw ValidationError("--pick '\(pick)' is not a path like results.0.title or items[2].name.")
         }
@@ -164,8 +172,12 @@ struct Get: AsyncParsableCommand {
                 ) {
                     printHead($0)
                 }
+            } else if json || pick != nil {
+                try await printJSON(endpoint, with: client)
             } else {
-                try printResponse(try await client.response(for: endpoint))
+                let response = try await client.response(for: endpoint)
+                printHead(response.head)
+                Terminal.write(response.value)
             }
         } catch let error as RequestError {
             if offline, let cache, error.httpFailure?.status == 504 {
@@ -284,63 +296,45 @@ struct Get: AsyncParsableCommand {
         Terminal.write(Data((head + "\n").utf8))
     }
 
-    private func printResponse(_ response: DecodedResponse<Data>) throws {
-        printHead(response.head)
-        guard json || pick != nil else {
-            Terminal.write(response.value)
-            return
-        }
-        let bytes = Array(response.value)
-        // Formatted on the bytes, in pieces: no tree of values, however large the body.
-        guard let pick else {
-            try readingJSON { () throws(JSONSyntaxError) in try JSONFormatter.format(bytes) { Terminal.write(json: $0) }
-            }
-            return
-        }
-        guard let components = JSONFormatter.components(ofPath: pick) else {
+    /// `--json` and `--pick`: the body formatted as it arrives, or read whole with `--cache` and
+    /// `--record`, which keep it.
+    private func printJSON(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws {
+        let path = pick.map(JSONFormatter.components(ofPath:))
+        if let pick, case .some(nil) = path {
             // A path counting from the end (`a[-1]`) needs the array's length: parsed whole.
-            return try printPicked(pick, from: bytes)
+            let response = try await client.response(for: endpoint)
+            printHead(response.head)
+            return try printPicked(pick, from: response.value)
         }
-        guard
-            let picked = try readingJSON({ () throws(JSONSyntaxError) in
-                try JSONFormatter.value(at: components, in: bytes)
-            })
-        else {
-            throw CommandFailure("The response has no value at '\(pick)'.", status: .invalidResponse)
-        }
-        // A picked string is text from the network shown as text: escaped like any other.
-        if let text = JSONFormatter.string(picked) {
-            Terminal.output(text)
+        var output = JSONOutput(
+            url: url,
+            pick: pick,
+            path: path ?? nil,
+            pretty: json || pick == nil,
+            sortingKeys: sortKeys,
+            maxSize: maxSize
+        )
+        if cache != nil || recording.record != nil {
+            let response = try await client.response(for: endpoint)
+            printHead(response.head)
+            _ = try output.read(response.value)
         } else {
-            try readingJSON { () throws(JSONSyntaxError) in
-                try JSONFormatter.format(Array(picked), compact: !json) { Terminal.write(json: $0) }
+            let response = try await client.stream(endpoint, idleTimeout: NumericOption.duration(seconds: timeout))
+            printHead(response.head)
+            for try await chunk in response.body {
+                guard try output.read(chunk) else { break }
             }
         }
-    }
-
-    /// Runs `body`, turning a syntax error into the command's failure: "not JSON", or valid JSON
-    /// past the nesting limit.
-    private func readingJSON<Result>(_ body: () throws(JSONSyntaxError) -> Result) throws -> Result {
-        do throws(JSONSyntaxError) {
-            return try body()
-        } catch {
-            if error.exceedsNestingLimit {
-                throw CommandFailure(
-                    "The response from \(url) nests arrays and objects deeper than the \(JSONSyntax.maximumDepth) "
-                        + "levels --json and --pick read; print it as it is, without them.",
-                    status: .invalidResponse
-                )
-            }
-            throw CommandFailure(
-                "The response from \(url) is not JSON (\(error)), so --json and --pick cannot read it.",
-                status: .invalidResponse
-            )
-        }
+        try output.finish()
     }
 
     /// `--pick` of a path that counts from the end of an array, on the parsed value.
-    private func printPicked(_ pick: String, from bytes: [UInt8]) throws {
-        guard let value = try? JSONValue(parsing: Data(bytes)), let picked = value[path: pick] else {
+    private func printPicked(_ pick: String, from body: Data) throws {
+        let value = try JSONOutput.readingJSON(from: url) { () throws(JSONSyntaxError) in
+            try JSONSyntax.validate(Array(body))
+            return try? JSONValue(parsing: body)
+        }
+        guard let picked = value?[path: pick] else {
             throw CommandFailure("The response has no value at '\(pick)'.", status: .invalidResponse)
         }
         if let text = picked.stringValue {

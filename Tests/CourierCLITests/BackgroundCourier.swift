@@ -49,7 +49,12 @@ final class BackgroundCourier: @unchecked Sendable {
     @discardableResult
     func stop(with signal: Int32) async -> Int32 {
         kill(process.processIdentifier, signal)
-        return await withCheckedContinuation { continuation in
+        return await waitForExit()
+    }
+
+    /// Waits for the process to end by itself and its output to be read; returns its status.
+    func waitForExit() async -> Int32 {
+        await withCheckedContinuation { continuation in
             Thread { [process, finished] in
                 process.waitUntilExit()
                 finished.wait()

@@ -23,8 +23,24 @@ struct GetCommandTests {
             let pretty = try await Courier.run("get", url, "--json")
             #expect(
                 pretty.stdout
+                    == "{\n  \"id\" : 3,\n  \"title\" : \"Dune\",\n  \"release_date\" : \"1965-08-01\",\n  \"tags\" : [\n    \"sci-fi\",\n    \"classic\"\n  ]\n}\n"
+            )
+            let sorted = try await Courier.run("get", url, "--json", "--sort-keys")
+            #expect(
+                sorted.stdout
                     == "{\n  \"id\" : 3,\n  \"release_date\" : \"1965-08-01\",\n  \"tags\" : [\n    \"sci-fi\",\n    \"classic\"\n  ],\n  \"title\" : \"Dune\"\n}\n"
             )
+            // Document order holds nothing, so --max-size does not limit it; sorting holds each object.
+            #expect(try await Courier.run("get", url, "--json", "--max-size", "10").stdout == pretty.stdout)
+            let tooLarge = try await Courier.run("get", url, "--json", "--sort-keys", "--max-size", "10")
+            #expect(tooLarge.status == 6)
+            #expect(
+                tooLarge.stderr
+                    == "courier: An object in the response from \(url) is larger than --max-size (10 bytes), and --sort-keys holds each object whole: raise --max-size, or leave out --sort-keys.\n"
+            )
+            let unsorted = try await Courier.run("get", url, "--sort-keys")
+            #expect(unsorted.status == 2 && unsorted.stderr.contains("--sort-keys sorts what --json or --pick prints."))
+            #expect(try await Courier.run("get", url, "--pick", "tags[-1]").stdout == "classic\n")
             #expect(try await Courier.run("get", url, "--pick", "tags.1").stdout == "classic\n")
             #expect(try await Courier.run("get", url, "--pick", "tags[0]").stdout == "sci-fi\n")
             #expect(try await Courier.run("get", url, "--pick", "tags").stdout == "[\"sci-fi\",\"classic\"]\n")

@@ -61,6 +61,32 @@ struct GetStreamingTests {
         }
     }
 
+    @Test func jsonIsFormattedAsItArrivesAndPickStopsAtItsValue() async throws {
+        try await TestServer.withRunning { server in
+            var components = URLComponents(url: server.url("/stream/held/json"), resolvingAgainstBaseURL: false)!
+            components.queryItems = [
+                URLQueryItem(name: "first", value: #"{"b": [1, 2], "a": {"y": "é", "x""#),
+                URLQueryItem(name: "rest", value: #": null}}"#),
+            ]
+            let courier = try BackgroundCourier(["get", components.url!.absoluteString, "--json"])
+            // The server holds the rest: what is printed was formatted while the body was open.
+            try await courier.waitForOutput(timeout: .seconds(30)) { $0.contains(#""y" : "é""#) }
+            await server.events.release("json")
+            #expect(await courier.waitForExit() == 0)
+            #expect(
+                courier.text
+                    == "{\n  \"b\" : [\n    1,\n    2\n  ],\n  \"a\" : {\n    \"y\" : \"é\",\n    \"x\" : null\n  }\n}\n"
+            )
+
+            // --pick ends at its value's end: it does not wait for the rest, which is never sent.
+            components.path = "/stream/held/pick"
+            let picked = try await Courier.run("get", components.url!.absoluteString, "--pick", "b")
+            await server.events.release("pick")
+            #expect(picked.status == 0)
+            #expect(picked.stdout == "[1,2]\n")
+        }
+    }
+
     @Test func streamingRefusesOptionsThatNeedTheWholeBody() async throws {
         let result = try await Courier.run("get", "https://example.com/", "--stream", "--json")
         #expect(result.status != 0)

@@ -3,11 +3,13 @@ import CourierTestServer
 import Foundation
 import Testing
 
-/// `JSONFormatter`: pretty-printing and picking on the bytes.
+/// `JSONFormatter` on whole texts: pretty-printing with sorted keys and picking on the bytes.
 struct JSONFormatterTests {
     private func format(_ text: String, compact: Bool = false) throws(JSONSyntaxError) -> String {
         var output: [UInt8] = []
-        try JSONFormatter.format(Array(text.utf8), compact: compact) { output.append(contentsOf: $0) }
+        try JSONFormatter.format(Array(text.utf8), compact: compact, sortingKeys: true) {
+            output.append(contentsOf: $0)
+        }
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -96,11 +98,11 @@ struct JSONFormatterTests {
         // 60,000 keys in one object, in reverse order; and 40,000 small objects in an array.
         let keys = (0..<20_000).reversed().map { "\"key\($0)\":\($0)" }.joined(separator: ",")
         var count = 0
-        try JSONFormatter.format(Array("{\(keys)}".utf8)) { count += $0.count }
+        try JSONFormatter.format(Array("{\(keys)}".utf8), sortingKeys: true) { count += $0.count }
         #expect(count > 20_000 * 10)
         let objects = "[" + Array(repeating: #"{"b":[1,{"c":2}],"a":0}"#, count: 10_000).joined(separator: ",") + "]"
         count = 0
-        try JSONFormatter.format(Array(objects.utf8), compact: true) { count += $0.count }
+        try JSONFormatter.format(Array(objects.utf8), compact: true, sortingKeys: true) { count += $0.count }
         #expect(count == objects.utf8.count + 1)
     }
 

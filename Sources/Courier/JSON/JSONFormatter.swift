@@ -1,39 +1,173 @@
-import Foundation
+public import Foundation
 
-/// Pretty-prints (or compacts) JSON text on its bytes, keys sorted, without building values:
-/// numbers and strings are copied as written (a 100,000-digit number stays exact; only `\/`
-/// becomes `/`), and the output goes out in pieces as it is made.
+/// Pretty-prints (or compacts) JSON text as it arrives, without building values: numbers and
+/// strings are copied as written (a 100,000-digit number stays exact; only `\/` becomes `/`),
+/// and the output goes out in pieces as it is made.
+///
+/// Feed it the text in pieces of any size; it checks the text as it goes (a syntax error, or
+/// nesting deeper than ``JSONSyntax/maximumDepth``, throws with its line and column) and
+/// writes what it has formatted:
 ///
 /// ```swift
-/// try JSONFormatter.format(Array(body)) { piece in output.write(contentsOf: piece) }
+/// var formatter = JSONFormatter()
+/// for try await chunk in response.body {
+///     try formatter.format(chunk) { piece in output.write(contentsOf: piece) }
+/// }
+/// try formatter.finish { piece in output.write(contentsOf: piece) }
 /// ```
 ///
-/// The text is validated first (``JSONSyntax/validate(_:)``: a syntax error or nesting deeper
-/// than ``JSONSyntax/maximumDepth`` throws, with its position). Time is linear in the text;
-/// besides the text, memory holds the position of every array and object, and each object's
-/// member list while it is sorted.
-public enum JSONFormatter {
-    /// Writes `bytes` formatted: two-space indentation and `"key" : value` (or, `compact`, no
-    /// whitespace at all), object keys in Unicode code point order (as `jq -S` sorts them).
+/// Time is linear in the text. Memory is constant in document order: the formatter keeps the
+/// kind and position of each open array and object and the token in progress. Sorting keys
+/// (`sortingKeys`) holds each outermost object until it closes, and picking a value reads only
+/// up to its end.
+public struct JSONFormatter: Sendable {
+    let compact: Bool
+    let sortingKeys: Bool
+    /// The keys and indices of the value to write (nil: the whole text), and the indices as
+    /// numbers.
+    let path: [String]?
+    let pathIndices: [Int?]
+    let maximumObjectSize: Int
+
+    /// Whether the value at the path has been written, or the path leads nowhere: nothing that
+    /// follows can change the output, so the rest of the text need not be read.
+    public private(set) var isFinished = false
+    /// Whether the value at the path was found (and written). Without a path, whether the whole
+    /// text was.
+    public private(set) var foundValue = false
+    /// The bytes held now for an object being sorted.
+    public var bufferedCount: Int { capture.count }
+
+    // Where the text is.
+    var expect = Expect.topValue
+    var containers: [Container] = []
+    var token = Token.none
+    /// Bytes before the chunk being read, and where the current line starts.
+    var base = 0
+    var line = 1
+    var lineStart = 0
+    /// UTF-8 continuation bytes on this line, which a column does not count.
+    var continuations = 0
+    /// The first bytes, until they show whether the text starts with a byte order mark.
+    var head: [UInt8] = []
+    var readHead = false
+
+    // What is written.
+    var output: [UInt8] = []
+    /// Whether bytes read now are written: not outside the picked value, nor inside an object
+    /// held for sorting.
+    var emitting: Bool
+    /// The depth of the value written, whose indentation is 0.
+    var baseDepth = 0
+    /// How many path components the open containers match, outermost first, and the index
+    /// of the current element in the container at that depth.
+    var matched = 0
+    var elementIndex = 0
+    /// The depth of the picked value while it is written.
+    var targetDepth: Int?
+    /// An object held for sorting: its bytes so far, its depth, and where it starts in the chunk.
+    var capture: [UInt8] = []
+    var captureDepth: Int?
+    var captureFrom = 0
+
+    // The token in progress.
+    var string = StringToken()
+    var number = NumberToken()
+    var literal = LiteralToken()
+    var bad = BadToken()
+
+    /// Makes a formatter.
     ///
-    /// - Parameter write: Receives the output in pieces of about 64 KiB, each ending between
-    ///   two tokens (never inside a string or a UTF-8 sequence).
+    /// - Parameters:
+    ///   - compact: No whitespace at all, instead of two-space indentation and `"key" : value`.
+    ///   - sortingKeys: Object keys in Unicode code point order (as `jq -S` sorts them; equal
+    ///     keys keep their order), instead of the order of the text. Each outermost object is
+    ///     held until it closes.
+    ///   - path: Object keys and array indices (from 0), outermost first: only the value there
+    ///     is written (see ``components(ofPath:)``), and reading can stop at its end
+    ///     (``isFinished``). `nil` writes the whole text.
+    ///   - maximumObjectSize: The largest object, in bytes of text, held for sorting; a larger
+    ///     one throws a ``JSONSyntaxError`` whose ``JSONSyntaxError/exceedsSizeLimit`` is true.
+    public init(
+        compact: Bool = false,
+        sortingKeys: Bool = false,
+        picking path: [String]? = nil,
+        maximumObjectSize: Int = .max
+    ) {
+        self.maximumObjectSize = maximumObjectSize
+        self.compact = compact
+        self.sortingKeys = sortingKeys
+        self.path = path
+        self.pathIndices = (path ?? []).map { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+        self.emitting = path == nil
+        output.reserveCapacity(1 << 16)
+    }
+
+    /// Reads the next piece of the text and writes what it formats.
+    ///
+    /// - Parameter write: Receives the output in pieces, each ending between two Unicode
+    ///   scalars (never inside a UTF-8 sequence).
+    /// - Returns: `false` once ``isFinished``: the rest of the text need not be read.
+    /// - Throws: The text's first syntax error; the formatter must not be used after one.
+    @discardableResult
+    public mutating func format(
+        _ bytes: some ContiguousBytes,
+        to write: (ArraySlice<UInt8>) -> Void
+    ) throws(JSONSyntaxError) -> Bool {
+        let result = bytes.withUnsafeBytes { raw in
+            Result<Void, JSONSyntaxError> { () throws(JSONSyntaxError) in
+                try read(raw.bindMemory(to: UInt8.self), to: write)
+            }
+        }
+        try result.get()
+        return !isFinished
+    }
+
+    /// Ends the text: throws if it is cut short, and writes what is left.
+    public mutating func finish(to write: (ArraySlice<UInt8>) -> Void) throws(JSONSyntaxError) {
+        if !readHead {
+            readHead = true
+            let head = self.head
+            try head.withUnsafeBufferPointer { bytes throws(JSONSyntaxError) in try consume(bytes, to: write) }
+        }
+        guard !isFinished else { return }
+        try endToken()
+        if !isFinished {
+            let end = base
+            switch expect {
+            case .end:
+                foundValue = path == nil
+            case .topValue, .memberValue:
+                throw error(JSONSyntax.Reason.endExpectingValue, at: end)
+            case .colon:
+                throw error(JSONSyntax.Reason.expectedColon(found: nil), at: end)
+            case .firstElement, .element, .firstKey, .key, .separator:
+                let container = containers.last ?? Container(isObject: false, opened: position(at: end))
+                let name = container.isObject ? "object" : "array"
+                throw error(JSONSyntax.Reason.notClosed(name, openedAt: container.opened), at: end)
+            }
+        }
+        flush(to: write)
+    }
+
+    /// Formats a whole text at once.
+    ///
+    /// ```swift
+    /// try JSONFormatter.format(Array(body), sortingKeys: true) { piece in output.write(contentsOf: piece) }
+    /// ```
     public static func format(
         _ bytes: [UInt8],
         compact: Bool = false,
+        sortingKeys: Bool = false,
         to write: (ArraySlice<UInt8>) -> Void
     ) throws(JSONSyntaxError) {
-        try JSONSyntax.validate(bytes)
-        withoutActuallyEscaping(write) { write in
-            var writer = Writer(bytes: bytes, compact: compact, write: write)
-            let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            writer.value(at: writer.skipWhitespace(from: start), indent: 0)
-            writer.output.append(0x0A)
-            writer.flush()
-        }
+        var formatter = JSONFormatter(compact: compact, sortingKeys: sortingKeys)
+        try formatter.format(bytes, to: write)
+        try formatter.finish(to: write)
     }
 
-    /// The bytes of the value at `path` in the JSON text, or `nil` when the path leads nowhere.
+    /// The bytes of the value at `path` in a whole JSON text, or `nil` when the path leads
+    /// nowhere.
     ///
     /// - Parameter path: Object keys and array indices (from 0), outermost first.
     /// - Throws: The text's syntax error, when it is not valid JSON.
@@ -45,7 +179,8 @@ public enum JSONFormatter {
     }
 
     /// The keys and indices of a path such as `results.0.title` or `items[2].name`, for
-    /// ``value(at:in:)``; `nil` when the path is malformed or counts from the end (`a[-1]`).
+    /// ``init(compact:sortingKeys:picking:)`` and ``value(at:in:)``; `nil` when the path is
+    /// malformed or counts from the end (`a[-1]`).
     public static func components(ofPath path: String) -> [String]? {
         guard let parsed = JSONPath(path) else { return nil }
         var components: [String] = []
@@ -64,322 +199,280 @@ public enum JSONFormatter {
 
     /// The text of a JSON string value, escapes resolved; `nil` when `value` is not a string.
     public static func string(_ value: ArraySlice<UInt8>) -> String? {
-        guard value.first == UInt8(ascii: "\"") else { return nil }
+        guard value.first == UInt8(ascii: "\""), value.count >= 2 else { return nil }
         let inner = value.dropFirst().dropLast()
         guard inner.contains(UInt8(ascii: "\\")) else { return String(decoding: inner, as: UTF8.self) }
         return Escapes.decode(inner)
     }
 }
 
+// MARK: - Reading
+
 extension JSONFormatter {
-    /// Where values end: a pre-pass records where each array and object closes, so finding the
-    /// end of a member (to sort it) costs a binary search, not a rescan.
-    struct Extents {
-        let bytes: [UInt8]
-        /// Opening and closing offsets of every container, by opening offset.
-        private var opens: [Int] = []
-        private var closes: [Int] = []
-        private var measured = false
+    enum Expect {
+        case topValue, memberValue, element, firstElement, firstKey, key, colon, separator, end
+    }
 
-        init(bytes: [UInt8]) {
-            self.bytes = bytes
+    struct Container {
+        var isObject: Bool
+        var opened: JSONTextPosition
+    }
+
+    enum Token {
+        case none, string, number, literal, bad
+    }
+
+    /// The first three bytes decide whether there is a byte order mark; then chunks are read.
+    private mutating func read(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        to write: (ArraySlice<UInt8>) -> Void
+    ) throws(JSONSyntaxError) {
+        var rest = bytes
+        if !readHead {
+            let taken = min(3 - head.count, bytes.count)
+            head.append(contentsOf: bytes[..<taken])
+            rest = UnsafeBufferPointer(rebasing: bytes[taken...])
+            guard head.count == 3 else { return }
+            readHead = true
+            if head == [0xEF, 0xBB, 0xBF] {
+                base = 3
+                continuations = 2
+            } else {
+                let head = self.head
+                try head.withUnsafeBufferPointer { bytes throws(JSONSyntaxError) in try consume(bytes, to: write) }
+            }
         }
+        try consume(rest, to: write)
+    }
 
-        mutating func measure() {
-            guard !measured else { return }
-            measured = true
-            var stack: [Int] = []
-            var index = 0
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""):
-                    index = Self.endOfString(bytes, at: index)
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    stack.append(opens.count)
-                    opens.append(index)
-                    closes.append(index)
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    if let open = stack.popLast() { closes[open] = index }
-                default:
-                    break
-                }
+    /// Reads one chunk; then writes what it formatted and keeps what an object held for sorting
+    /// needs of it.
+    mutating func consume(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        to write: (ArraySlice<UInt8>) -> Void
+    ) throws(JSONSyntaxError) {
+        captureFrom = 0
+        var index = 0
+        while index < bytes.count, !isFinished {
+            switch token {
+            case .none: index = try structure(bytes, at: index, to: write)
+            case .string: index = try scanString(bytes, from: index)
+            case .number: index = try scanNumber(bytes, from: index)
+            case .literal: index = try scanLiteral(bytes, from: index)
+            case .bad: index = try scanBad(bytes, from: index)
+            }
+        }
+        if captureDepth != nil {
+            capture.append(contentsOf: bytes[captureFrom..<bytes.count])
+            try checkObjectSize(at: base + bytes.count)
+        }
+        base += bytes.count
+        flush(to: write)
+    }
+
+    /// Whitespace, or the punctuation or first byte of a token at `index`.
+    private mutating func structure(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        at start: Int,
+        to write: (ArraySlice<UInt8>) -> Void
+    ) throws(JSONSyntaxError) -> Int {
+        var index = start
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A:
                 index += 1
-            }
-        }
-
-        /// The offset just past the value starting at `start`.
-        mutating func end(ofValueAt start: Int) -> Int {
-            switch bytes[start] {
-            case UInt8(ascii: "\""):
-                return Self.endOfString(bytes, at: start)
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                measure()
-                var low = 0
-                var high = opens.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if opens[middle] < start { low = middle + 1 } else { high = middle }
-                }
-                return closes[low] + 1
+                line += 1
+                lineStart = base + index
+                continuations = 0
             default:
-                // A number or a literal: up to the next whitespace or punctuation.
-                var index = start
-                while index < bytes.count {
-                    switch bytes[index] {
-                    case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"): return index
-                    default: index += 1
-                    }
-                }
-                return index
+                return try punctuation(bytes, at: index, to: write)
             }
         }
-
-        /// The offset just past the string whose opening quote is at `start`.
-        static func endOfString(_ bytes: [UInt8], at start: Int) -> Int {
-            var index = start + 1
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""): return index + 1
-                case UInt8(ascii: "\\"): index += 2
-                default: index += 1
-                }
-            }
-            return index
-        }
+        return index
     }
 
-    /// Writes a validated text formatted, into `output`, flushed in pieces.
-    struct Writer {
-        let bytes: [UInt8]
-        let compact: Bool
-        let write: (ArraySlice<UInt8>) -> Void
-        var output: [UInt8] = []
-        var extents: Extents
-
-        init(bytes: [UInt8], compact: Bool, write: @escaping (ArraySlice<UInt8>) -> Void) {
-            self.bytes = bytes
-            self.compact = compact
-            self.write = write
-            self.extents = Extents(bytes: bytes)
-            output.reserveCapacity(1 << 16)
-        }
-
-        func skipWhitespace(from start: Int) -> Int {
-            var index = start
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x0A, 0x0D, 0x09: index += 1
-                default: return index
-                }
+    private mutating func punctuation(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        at index: Int,
+        to write: (ArraySlice<UInt8>) -> Void
+    ) throws(JSONSyntaxError) -> Int {
+        let byte = bytes[index]
+        let offset = base + index
+        switch expect {
+        case .topValue, .memberValue, .element:
+            return try beginValue(byte, at: index)
+        case .firstElement:
+            if byte == UInt8(ascii: "]") { return try close(bytes, at: index, to: write) }
+            newline()
+            childBegins()
+            return try beginValue(byte, at: index)
+        case .firstKey, .key:
+            if byte == UInt8(ascii: "}"), expect == .firstKey { return try close(bytes, at: index, to: write) }
+            guard byte == UInt8(ascii: "\"") else {
+                throw error(JSONSyntax.Reason.expectedKey(found: byte), at: offset)
             }
-            return index
-        }
-
-        mutating func flush() {
-            write(output[...])
-            output.removeAll(keepingCapacity: true)
-        }
-
-        private mutating func newline(indent: Int) {
-            if output.count >= 1 << 16 { flush() }
-            guard !compact else { return }
-            output.append(0x0A)
-            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
-        }
-
-        /// Writes the value at `start`; returns the offset just past it.
-        @discardableResult
-        mutating func value(at start: Int, indent: Int) -> Int {
-            switch bytes[start] {
-            case UInt8(ascii: "{"): return object(at: start, indent: indent)
-            case UInt8(ascii: "["): return array(at: start, indent: indent)
-            default:
-                let end = extents.end(ofValueAt: start)
-                if output.count >= 1 << 16 { flush() }
-                if bytes[start] == UInt8(ascii: "\""), bytes[start..<end].contains(UInt8(ascii: "\\")) {
-                    string(start..<end)
-                } else {
-                    output.append(contentsOf: bytes[start..<end])
-                }
-                return end
-            }
-        }
-
-        /// A string with escapes, `\/` written as `/` (JSON need not escape it); the other
-        /// escapes as written.
-        private mutating func string(_ range: Range<Int>) {
-            var index = range.lowerBound
-            while index < range.upperBound {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\\"), index + 1 < range.upperBound {
-                    let next = bytes[index + 1]
-                    if next != UInt8(ascii: "/") { output.append(byte) }
-                    output.append(next)
-                    index += 2
-                } else {
-                    output.append(byte)
-                    index += 1
-                }
-            }
-        }
-
-        private mutating func array(at start: Int, indent: Int) -> Int {
-            var index = skipWhitespace(from: start + 1)
-            output.append(UInt8(ascii: "["))
-            if bytes[index] == UInt8(ascii: "]") {
-                output.append(UInt8(ascii: "]"))
-                return index + 1
-            }
-            var first = true
-            while true {
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
-                newline(indent: indent + 2)
-                index = skipWhitespace(from: value(at: index, indent: indent + 2))
-                if bytes[index] == UInt8(ascii: "]") { break }
-                index = skipWhitespace(from: index + 1)  // the comma
-            }
-            newline(indent: indent)
-            output.append(UInt8(ascii: "]"))
+            if expect == .firstKey { newline() }
+            beginString(at: index, isKey: true)
             return index + 1
-        }
-
-        /// One member: where its key and value start.
-        private struct Member {
-            var key: Range<Int>
-            var value: Int
-        }
-
-        private mutating func object(at start: Int, indent: Int) -> Int {
-            var index = skipWhitespace(from: start + 1)
-            output.append(UInt8(ascii: "{"))
-            if bytes[index] == UInt8(ascii: "}") {
-                output.append(UInt8(ascii: "}"))
-                return index + 1
+        case .colon:
+            guard byte == UInt8(ascii: ":") else {
+                throw error(JSONSyntax.Reason.expectedColon(found: byte), at: offset)
             }
-            var members: [Member] = []
-            while true {
-                let keyEnd = Extents.endOfString(bytes, at: index)
-                let valueStart = skipWhitespace(from: skipWhitespace(from: keyEnd) + 1)  // past the colon
-                members.append(Member(key: index..<keyEnd, value: valueStart))
-                index = skipWhitespace(from: extents.end(ofValueAt: valueStart))
-                if bytes[index] == UInt8(ascii: "}") { break }
-                index = skipWhitespace(from: index + 1)  // the comma
+            if emitting { output.append(contentsOf: compact ? [UInt8(ascii: ":")] : [0x20, UInt8(ascii: ":"), 0x20]) }
+            expect = .memberValue
+            return index + 1
+        case .separator:
+            let isObject = containers.last?.isObject ?? false
+            if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                return try close(bytes, at: index, to: write)
             }
-            let end = index + 1
-            if members.count > 1 { sort(&members) }
-            for (position, member) in members.enumerated() {
-                if position > 0 { output.append(UInt8(ascii: ",")) }
-                newline(indent: indent + 2)
-                if bytes[member.key].contains(UInt8(ascii: "\\")) {
-                    string(member.key)
-                } else {
-                    output.append(contentsOf: bytes[member.key])
-                }
-                if compact {
-                    output.append(UInt8(ascii: ":"))
-                } else {
-                    output.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
-                }
-                value(at: member.value, indent: indent + 2)
+            guard byte == UInt8(ascii: ",") else {
+                throw error(JSONSyntax.Reason.expectedSeparator(isObject: isObject, found: byte), at: offset)
             }
-            newline(indent: indent)
-            output.append(UInt8(ascii: "}"))
-            return end
-        }
-
-        /// Orders members by their keys' code points, escapes resolved; equal keys keep their order.
-        /// Keys are compared in place; only keys with escapes are decoded, once.
-        private func sort(_ members: inout [Member]) {
-            var decoded: [Int: [UInt8]] = [:]
-            for (index, member) in members.enumerated()
-            where bytes[member.key].contains(UInt8(ascii: "\\")) {
-                let inner = bytes[(member.key.lowerBound + 1)..<(member.key.upperBound - 1)]
-                decoded[index] = Array((Escapes.decode(inner) ?? "").utf8)
+            if emitting { output.append(UInt8(ascii: ",")) }
+            newline()
+            if isObject {
+                expect = .key
+            } else {
+                expect = .element
+                if containers.count - 1 == matched { elementIndex += 1 }
+                childBegins()
             }
-            let order = bytes.withUnsafeBufferPointer { buffer in
-                func key(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-                    let range = members[index].key
-                    return UnsafeBufferPointer(rebasing: buffer[(range.lowerBound + 1)..<(range.upperBound - 1)])
-                }
-                func precedes(_ left: Int, _ right: Int) -> Bool {
-                    let ordered: Bool
-                    let equal: Bool
-                    switch (decoded[left], decoded[right]) {
-                    case (nil, nil):
-                        let (a, b) = (key(left), key(right))
-                        var common: Int32 = 0
-                        if let first = a.baseAddress, let second = b.baseAddress {
-                            common = memcmp(first, second, min(a.count, b.count))
-                        }
-                        ordered = common < 0 || (common == 0 && a.count < b.count)
-                        equal = common == 0 && a.count == b.count
-                    case (let a, let b):
-                        let first = a.map { $0[...] } ?? Array(key(left))[...]
-                        let second = b.map { $0[...] } ?? Array(key(right))[...]
-                        ordered = first.lexicographicallyPrecedes(second)
-                        equal = first == second
-                    }
-                    return ordered || (equal && left < right)
-                }
-                return members.indices.sorted(by: precedes)
-            }
-            members = order.map { members[$0] }
+            if output.count >= 1 << 16 { flush(to: write) }
+            return index + 1
+        case .end:
+            throw error(JSONSyntax.Reason.afterEnd(byte), at: offset)
         }
     }
 
-    /// JSON string escapes, resolved.
-    enum Escapes {
-        /// The text of a string's inside (between its quotes), in one pass: the decoded UTF-8
-        /// is collected in one buffer and made a `String` once.
-        static func decode(_ inner: ArraySlice<UInt8>) -> String? {
-            var utf8: [UInt8] = []
-            utf8.reserveCapacity(inner.count)
-            func append(_ scalar: Unicode.Scalar) {
-                UTF8.encode(scalar) { utf8.append($0) }
-            }
-            var index = inner.startIndex
-            while index < inner.endIndex {
-                let byte = inner[index]
-                guard byte == UInt8(ascii: "\\"), index + 1 < inner.endIndex else {
-                    utf8.append(byte)
-                    index += 1
-                    continue
-                }
-                let escape = inner[index + 1]
-                index += 2
-                switch escape {
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"):
-                    guard let unit = hex(inner, at: index) else { return nil }
-                    index += 4
-                    if (0xD800..<0xDC00).contains(unit), inner[index...].starts(with: [0x5C, 0x75]),
-                        let low = hex(inner, at: index + 2), (0xDC00..<0xE000).contains(low)
-                    {
-                        index += 6
-                        append(Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}")
-                    } else {
-                        append(Unicode.Scalar(unit) ?? "\u{FFFD}")
-                    }
-                default: utf8.append(escape)
-                }
-            }
-            return String(decoding: utf8, as: UTF8.self)
+    /// The first byte of a value: a container opens, or a token starts.
+    private mutating func beginValue(_ byte: UInt8, at index: Int) throws(JSONSyntaxError) -> Int {
+        if let path, targetDepth == nil, matched == path.count, containers.count == matched {
+            targetDepth = containers.count
+            baseDepth = containers.count
+            emitting = true
         }
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            return try open(isObject: byte == UInt8(ascii: "{"), at: index)
+        case UInt8(ascii: "\""):
+            beginString(at: index, isKey: false)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            beginNumber(byte, at: index)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            beginLiteral(byte, at: index)
+        default:
+            throw error(JSONSyntax.Reason.expectedValue(found: byte), at: base + index)
+        }
+        return index + 1
+    }
 
-        private static func hex(_ bytes: ArraySlice<UInt8>, at index: Int) -> UInt32? {
-            guard index + 4 <= bytes.endIndex else { return nil }
-            var value: UInt32 = 0
-            for byte in bytes[index..<(index + 4)] {
-                guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else { return nil }
-                value = value << 4 | UInt32(digit)
-            }
-            return value
+    private mutating func open(isObject: Bool, at index: Int) throws(JSONSyntaxError) -> Int {
+        let offset = base + index
+        guard containers.count < JSONSyntax.maximumDepth else {
+            var limit = error(JSONSyntax.Reason.tooDeep, at: offset)
+            limit.exceedsNestingLimit = true
+            throw limit
         }
+        if sortingKeys, isObject, emitting {
+            // Held until it closes, then written sorted by `SortedWriter`.
+            captureDepth = containers.count
+            captureFrom = index
+            emitting = false
+        }
+        containers.append(Container(isObject: isObject, opened: position(at: offset)))
+        if containers.count - 1 == matched { elementIndex = 0 }
+        if emitting { output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "[")) }
+        expect = isObject ? .firstKey : .firstElement
+        return index + 1
+    }
+
+    private mutating func close(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        at index: Int,
+        to write: (ArraySlice<UInt8>) -> Void
+    ) throws(JSONSyntaxError) -> Int {
+        let isEmpty = expect == .firstKey || expect == .firstElement
+        let container = containers.removeLast()
+        if emitting {
+            if !isEmpty { newline() }
+            output.append(container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
+        if captureDepth == containers.count {
+            capture.append(contentsOf: bytes[captureFrom...index])
+            try checkObjectSize(at: base + index)
+            writeSorted(to: write)
+        }
+        valueEnded()
+        return index + 1
+    }
+
+    private func checkObjectSize(at offset: Int) throws(JSONSyntaxError) {
+        guard capture.count > maximumObjectSize else { return }
+        var limit = error("an object larger than \(maximumObjectSize) bytes, held whole to sort its keys", at: offset)
+        limit.exceedsSizeLimit = true
+        throw limit
+    }
+
+    /// Writes the object held for sorting, and lets go of it.
+    private mutating func writeSorted(to write: (ArraySlice<UInt8>) -> Void) {
+        flush(to: write)
+        let indent = (containers.count - baseDepth) * 2
+        let bytes = capture
+        let compact = self.compact
+        withoutActuallyEscaping(write) { write in
+            var writer = SortedWriter(bytes: bytes, compact: compact, write: write)
+            writer.value(at: 0, indent: indent)
+            writer.flush()
+        }
+        capture = []
+        captureDepth = nil
+        emitting = true
+    }
+
+    /// A member's key or an element begins in the innermost container: it may be on the path.
+    mutating func childBegins() {
+        let level = containers.count - 1
+        guard level == matched, level < pathIndices.count, targetDepth == nil else { return }
+        if !(containers.last?.isObject ?? true), pathIndices[level] == elementIndex { matched += 1 }
+    }
+
+    /// A value has ended: the next is a separator, or the end of the text, or the picked
+    /// value is complete.
+    mutating func valueEnded() {
+        if let targetDepth, containers.count == targetDepth {
+            output.append(0x0A)
+            isFinished = true
+            foundValue = true
+            return
+        }
+        if path != nil, targetDepth == nil, containers.count == matched {
+            // The value the path went into ended without the rest of the path.
+            isFinished = true
+            return
+        }
+        expect = containers.isEmpty ? .end : .separator
+        if containers.isEmpty, emitting { output.append(0x0A) }
+    }
+
+    private mutating func newline() {
+        guard emitting, !compact else { return }
+        output.append(0x0A)
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: (containers.count - baseDepth) * 2))
+    }
+
+    mutating func flush(to write: (ArraySlice<UInt8>) -> Void) {
+        guard !output.isEmpty else { return }
+        write(output[...])
+        output.removeAll(keepingCapacity: true)
+    }
+
+    func position(at offset: Int) -> JSONTextPosition {
+        JSONTextPosition(offset: offset, line: line, column: offset - lineStart - continuations + 1)
+    }
+
+    func error(_ reason: String, at offset: Int) -> JSONSyntaxError {
+        JSONSyntaxError(position: position(at: offset), reason: reason)
     }
 }

@@ -27,7 +27,7 @@ public enum JSONSyntax {
         try scanner.skipValue(depth: 0)
         scanner.skipWhitespace()
         if let byte = scanner.peek() {
-            throw scanner.error("unexpected \(Scanner.describe(byte)) after the end of the JSON value")
+            throw scanner.error(Reason.afterEnd(byte))
         }
     }
 
@@ -83,6 +83,13 @@ public struct JSONTextPosition: Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
+    /// A position already counted, for a reader that has not kept the text before it.
+    init(offset: Int, line: Int, column: Int) {
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
     /// "line 3, column 14".
     public var description: String { "line \(line), column \(column)" }
 }
@@ -96,6 +103,9 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     /// Whether the text may be valid JSON that nests deeper than ``JSONSyntax/maximumDepth``:
     /// refused for a limit, not for its syntax.
     public var exceedsNestingLimit = false
+    /// Whether the text may be valid JSON with an object larger than a ``JSONFormatter`` sorting
+    /// its keys may hold (its `maximumObjectSize`): refused for a limit, not for its syntax.
+    public var exceedsSizeLimit = false
 
     /// "line 3, column 14: expected a value, found 'x'".
     public var description: String { "\(position): \(reason)" }
@@ -129,7 +139,7 @@ extension JSONSyntax {
 
         /// Skips one value, which must start at `index`.
         mutating func skipValue(depth: Int) throws(JSONSyntaxError) {
-            guard let byte = peek() else { throw error("unexpected end of the text: expected a value") }
+            guard let byte = peek() else { throw error(Reason.endExpectingValue) }
             switch byte {
             case UInt8(ascii: "{"): try skipObject(depth: depth + 1)
             case UInt8(ascii: "["): try skipArray(depth: depth + 1)
@@ -138,7 +148,7 @@ extension JSONSyntax {
             case UInt8(ascii: "t"): try skipLiteral("true")
             case UInt8(ascii: "f"): try skipLiteral("false")
             case UInt8(ascii: "n"): try skipLiteral("null")
-            default: throw error("expected a value, found \(Self.describe(byte))")
+            default: throw error(Reason.expectedValue(found: byte))
             }
         }
 
@@ -153,9 +163,8 @@ extension JSONSyntax {
         /// Skips `[value, …]` or `{"key": value, …}`, which must start at `index`.
         mutating func skipContainer(depth: Int, isObject: Bool) throws(JSONSyntaxError) {
             let start = index
-            let (name, close, part) =
-                isObject
-                ? ("object", UInt8(ascii: "}"), "object member") : ("array", UInt8(ascii: "]"), "array element")
+            let name = isObject ? "object" : "array"
+            let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
             try checkDepth(depth)
             index += 1
             skipWhitespace()
@@ -176,9 +185,7 @@ extension JSONSyntax {
                     index += 1
                     return
                 case let byte?:
-                    throw error(
-                        "expected ',' or '\(Self.printable(close))' after an \(part), found \(Self.describe(byte))"
-                    )
+                    throw error(Reason.expectedSeparator(isObject: isObject, found: byte))
                 case nil:
                     throw notClosed(name, openedAt: start)
                 }
@@ -186,7 +193,7 @@ extension JSONSyntax {
         }
 
         func notClosed(_ name: String, openedAt start: Int) -> JSONSyntaxError {
-            error("unexpected end of the text: the \(name) opened at \(opened(at: start)) is not closed")
+            error(Reason.notClosed(name, openedAt: opened(at: start)))
         }
 
         /// Reads `"key":` and the whitespace after it; returns the key's raw bytes.
@@ -195,16 +202,14 @@ extension JSONSyntax {
                 throw error("unexpected end of the text: expected a string key")
             }
             guard byte == UInt8(ascii: "\"") else {
-                throw error("expected a string key in double quotes, found \(Self.describe(byte))")
+                throw error(Reason.expectedKey(found: byte))
             }
             let keyStart = index
             try skipString()
             let key = bytes[keyStart..<index]
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else {
-                throw error(
-                    "expected ':' after the object key, found \(peek().map(Self.describe) ?? "the end of the text")"
-                )
+                throw error(Reason.expectedColon(found: peek()))
             }
             index += 1
             skipWhitespace()
@@ -222,7 +227,7 @@ extension JSONSyntax {
                 case UInt8(ascii: "\\"):
                     try skipEscape()
                 case 0x00..<0x20:
-                    throw error("control character U+00\(Self.hex(byte)) inside a string: escape it")
+                    throw error(Reason.controlCharacter(byte))
                 case 0x20..<0x80:
                     index += 1
                 default:
@@ -235,7 +240,7 @@ extension JSONSyntax {
         mutating func skipEscape() throws(JSONSyntaxError) {
             let start = index
             index += 1
-            guard let byte = peek() else { throw error("unexpected end of the text inside an escape") }
+            guard let byte = peek() else { throw error(Reason.endInEscape) }
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
@@ -244,15 +249,12 @@ extension JSONSyntax {
                 index += 1
                 for _ in 0..<4 {
                     guard let digit = peek(), digit.isHexDigit else {
-                        throw error("invalid escape: \\u needs four hexadecimal digits", at: start)
+                        throw error(Reason.shortUnicodeEscape, at: start)
                     }
                     index += 1
                 }
             default:
-                throw error(
-                    "invalid escape '\\\(Self.printable(byte))': use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX",
-                    at: start
-                )
+                throw error(Reason.invalidEscape(byte), at: start)
             }
         }
 
@@ -260,20 +262,10 @@ extension JSONSyntax {
         /// surrogates, nothing above U+10FFFF).
         mutating func skipMultiByteScalar() throws(JSONSyntaxError) {
             let lead = bytes[index]
-            let (count, range): (Int, ClosedRange<UInt8>) =
-                switch lead {
-                case 0xC2...0xDF: (2, 0x80...0xBF)
-                case 0xE0: (3, 0xA0...0xBF)
-                case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80...0xBF)
-                case 0xED: (3, 0x80...0x9F)
-                case 0xF0: (4, 0x90...0xBF)
-                case 0xF1...0xF3: (4, 0x80...0xBF)
-                case 0xF4: (4, 0x80...0x8F)
-                default: (0, 0...0)
-                }
+            let (count, range) = JSONSyntax.utf8Sequence(lead: lead)
             guard count > 0, index + count <= bytes.count, range.contains(bytes[index + 1]),
                 bytes[(index + 2)..<(index + count)].allSatisfy({ $0 & 0xC0 == 0x80 })
-            else { throw error("invalid UTF-8 (byte 0x\(Self.hex(lead)))") }
+            else { throw error(Reason.invalidUTF8(lead: lead)) }
             index += count
         }
 
@@ -283,7 +275,7 @@ extension JSONSyntax {
             guard let first = peek(), first.isDigit else { throw invalidNumber(from: start) }
             index += 1
             if first == UInt8(ascii: "0"), let next = peek(), next.isDigit {
-                throw error("invalid number: no leading zeros allowed", at: start)
+                throw error(Reason.leadingZero, at: start)
             }
             skipDigits()
             if peek() == UInt8(ascii: ".") {
@@ -304,26 +296,27 @@ extension JSONSyntax {
         }
 
         func invalidNumber(from start: Int) -> JSONSyntaxError {
+            // At most 24 bytes of it: a number may be a million digits long.
             var end = index
-            while end < bytes.count, end - start < 24, !Self.endsToken(bytes[end]) { end += 1 }
-            let text = String(decoding: bytes[start..<end], as: UTF8.self)
-            return error("invalid number '\(text)'", at: start)
+            while end < bytes.count, end - start < 24, !JSONSyntax.endsToken(bytes[end]) { end += 1 }
+            let text = String(decoding: bytes[start..<min(end, start + 24)], as: UTF8.self)
+            return error(Reason.invalidNumber(text), at: start)
         }
 
         mutating func skipLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
             let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
             guard bytes[index...].starts(with: expected) else {
                 var end = index
-                while end < bytes.count, end - index < 24, !Self.endsToken(bytes[end]) { end += 1 }
+                while end < bytes.count, end - index < 24, !JSONSyntax.endsToken(bytes[end]) { end += 1 }
                 let found = String(decoding: bytes[index..<end], as: UTF8.self)
-                throw error("expected a value, found '\(found)'")
+                throw error(Reason.expectedValue(found: found))
             }
             index += expected.count
         }
 
         func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
             if depth > JSONSyntax.maximumDepth {
-                var limit = error("arrays and objects nest deeper than \(JSONSyntax.maximumDepth) levels")
+                var limit = error(Reason.tooDeep)
                 limit.exceedsNestingLimit = true
                 throw limit
             }
@@ -374,25 +367,82 @@ extension JSONSyntax {
             guard inner.contains(UInt8(ascii: "\\")) else { return String(decoding: inner, as: UTF8.self) }
             return try? JSONDecoder().decode(String.self, from: Data(quoted))
         }
+    }
+}
 
-        // MARK: - Describing bytes
+// MARK: - Describing bytes and errors
 
-        static func endsToken(_ byte: UInt8) -> Bool {
-            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",")
-                || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+extension JSONSyntax {
+    /// The reasons a text is refused, shared by ``JSONSyntax/validate(_:)`` and ``JSONFormatter``.
+    enum Reason {
+        static let endExpectingValue = "unexpected end of the text: expected a value"
+        static let endInEscape = "unexpected end of the text inside an escape"
+        static let shortUnicodeEscape = "invalid escape: \\u needs four hexadecimal digits"
+        static let leadingZero = "invalid number: no leading zeros allowed"
+        static let tooDeep = "arrays and objects nest deeper than \(JSONSyntax.maximumDepth) levels"
+
+        static func afterEnd(_ byte: UInt8) -> String { "unexpected \(describe(byte)) after the end of the JSON value" }
+        static func expectedValue(found byte: UInt8) -> String { "expected a value, found \(describe(byte))" }
+        static func expectedValue(found text: String) -> String { "expected a value, found '\(text)'" }
+        static func expectedKey(found byte: UInt8) -> String {
+            "expected a string key in double quotes, found \(describe(byte))"
         }
-
-        static func describe(_ byte: UInt8) -> String {
-            byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(hex(byte))"
+        static func expectedColon(found byte: UInt8?) -> String {
+            "expected ':' after the object key, found \(byte.map(describe) ?? "the end of the text")"
         }
-
-        static func printable(_ byte: UInt8) -> String {
-            byte >= 0x20 && byte < 0x7F ? String(Character(Unicode.Scalar(byte))) : "x\(hex(byte))"
+        static func expectedSeparator(isObject: Bool, found byte: UInt8) -> String {
+            isObject
+                ? "expected ',' or '}' after an object member, found \(describe(byte))"
+                : "expected ',' or ']' after an array element, found \(describe(byte))"
         }
+        static func notClosed(_ name: String, openedAt position: JSONTextPosition) -> String {
+            "unexpected end of the text: the \(name) opened at \(position) is not closed"
+        }
+        static func controlCharacter(_ byte: UInt8) -> String {
+            "control character U+00\(hex(byte)) inside a string: escape it"
+        }
+        static func invalidEscape(_ byte: UInt8) -> String {
+            "invalid escape '\\\(printable(byte))': use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX"
+        }
+        static func invalidUTF8(lead: UInt8) -> String { "invalid UTF-8 (byte 0x\(hex(lead)))" }
+        static func invalidNumber(_ text: String) -> String { "invalid number '\(text)'" }
+    }
 
-        static func hex(_ byte: UInt8) -> String {
-            let digits = String(byte, radix: 16, uppercase: true)
-            return byte < 0x10 ? "0" + digits : digits
+    /// Whether `byte` ends a number or a literal: whitespace, a comma or a closing bracket.
+    static func endsToken(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",")
+            || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
+    }
+
+    /// `'x'` for a printable byte, `byte 0x1F` for others.
+    static func describe(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(hex(byte))"
+    }
+
+    /// The byte itself when printable, `x1F` for others.
+    static func printable(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? String(Character(Unicode.Scalar(byte))) : "x\(hex(byte))"
+    }
+
+    /// Two uppercase hexadecimal digits.
+    static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return byte < 0x10 ? "0" + digits : digits
+    }
+
+    /// The length of the UTF-8 sequence `lead` starts (2 to 4; 0 when `lead` starts none) and
+    /// the range its second byte must be in (RFC 3629: no overlongs, no surrogates, nothing
+    /// above U+10FFFF); later bytes are 0x80...0xBF.
+    static func utf8Sequence(lead: UInt8) -> (count: Int, second: ClosedRange<UInt8>) {
+        switch lead {
+        case 0xC2...0xDF: (2, 0x80...0xBF)
+        case 0xE0: (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80...0xBF)
+        case 0xED: (3, 0x80...0x9F)
+        case 0xF0: (4, 0x90...0xBF)
+        case 0xF1...0xF3: (4, 0x80...0xBF)
+        case 0xF4: (4, 0x80...0x8F)
+        default: (0, 0...0)
         }
     }
 }
