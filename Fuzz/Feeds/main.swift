@@ -2,9 +2,10 @@
 // path (Sources/Courier/JSON).
 //
 // The input is a document. It is parsed whole by FeedParser (as it comes, and as the
-// Content-Type a byte of it picks), then its decoded text is streamed through XMLTokenizer and
-// FeedBuilder in chunks of 1 to 64 bytes whose sizes come from the input. Checked: streaming
-// gives the same events (adjacent text joined) and the same feed as one piece.
+// Content-Type a byte of it picks), then it is decoded by FeedDecoder whole and in chunks of 1 to
+// 64 bytes whose sizes come from the input, and its text is streamed through XMLTokenizer and
+// FeedBuilder in such chunks. Checked: decoding in pieces gives the same text and problem, and
+// streaming gives the same events (adjacent text joined) and the same feed as one piece.
 import Foundation
 
 private let contentTypes: [String?] = [
@@ -24,8 +25,8 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let contentType = contentTypes[Int(bytes.last ?? 0) % contentTypes.count]
     _ = try? parser.parse(data, baseURL: base, contentType: contentType)
 
-    // Streaming against one piece.
-    let text = Array(FeedEncoding.decode(data, contentType: nil).utf8)
+    // Streaming against one piece: the decoder, then the tokenizer and the builder.
+    let choice = FeedEncoding.choose(head: Array(bytes.prefix(4096)), contentType: contentType)
     var seed = UInt64(truncatingIfNeeded: count) &+ 0x9E37_79B9_7F4A_7C15
     for byte in bytes.prefix(16) { seed = seed &* 31 &+ UInt64(byte) }
     var sizes: [Int] = []
@@ -33,8 +34,11 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         sizes.append(Int(seed >> 33) % 64 + 1)
     }
-    let whole = tokenize(text, limits: limits, chunkSizes: [max(1, text.count)])
-    let streamed = tokenize(text, limits: limits, chunkSizes: sizes)
+    let text = decode(bytes, choice, chunkSizes: [max(1, bytes.count)])
+    let cut = decode(bytes, choice, chunkSizes: sizes)
+    precondition(text.utf8 == cut.utf8 && text.problem == cut.problem, "decoding in pieces changed the text")
+    let whole = tokenize(text.utf8, limits: limits, chunkSizes: [max(1, text.utf8.count)])
+    let streamed = tokenize(text.utf8, limits: limits, chunkSizes: sizes)
     guard let whole, let streamed else { return 0 }  // a limit ended one of them
     precondition(whole.events == streamed.events, "streaming changed the events")
     precondition(whole.feed == streamed.feed, "streaming changed the feed")
@@ -74,4 +78,22 @@ func tokenize(_ text: [UInt8], limits: XMLLimits, chunkSizes: [Int]) -> Tokenize
         return nil
     }
     return Tokenized(events: events, feed: builder.finish())
+}
+
+/// `bytes` decoded in pieces of `chunkSizes` (cycling): the UTF-8 and the problem found.
+func decode(_ bytes: [UInt8], _ choice: FeedEncoding.Choice, chunkSizes: [Int]) -> (utf8: [UInt8], problem: String?) {
+    var decoder = FeedDecoder(choice)
+    var utf8: [UInt8] = []
+    var offset = 0
+    var turn = 0
+    bytes.withUnsafeBufferPointer { buffer in
+        while offset < buffer.count {
+            let end = min(buffer.count, offset + chunkSizes[turn % chunkSizes.count])
+            turn += 1
+            decoder.decode(UnsafeBufferPointer(rebasing: buffer[offset..<end])) { utf8.append(contentsOf: $0) }
+            offset = end
+        }
+    }
+    decoder.finish { utf8.append(contentsOf: $0) }
+    return (utf8, decoder.problem)
 }

@@ -297,50 +297,56 @@ struct Get: AsyncParsableCommand {
     }
 
     /// `--json` and `--pick`: the body formatted as it arrives, or read whole with `--cache` and
-    /// `--record`, which keep it.
+    /// `--record` (which keep it) and for a path that counts from the end of an array.
     private func printJSON(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws {
-        let path = pick.map(JSONFormatter.components(ofPath:))
-        if let pick, case .some(nil) = path {
-            // A path counting from the end (`a[-1]`) needs the array's length: parsed whole.
-            let response = try await client.response(for: endpoint)
+        var path = pick.map(JSONFormatter.components(ofPath:))
+        let countsFromTheEnd = path.map { $0 == nil } ?? false
+        guard cache != nil || recording.record != nil || countsFromTheEnd else {
+            let seconds = NumericOption.duration(seconds: timeout)
+            let response = try await client.stream(endpoint, timeout: seconds, idleTimeout: seconds)
             printHead(response.head)
-            return try printPicked(pick, from: response.value)
+            var output = makeOutput(path: path ?? nil)
+            for try await chunk in response.body {
+                guard try output.read(chunk) else { break }
+            }
+            return try output.finish()
         }
-        var output = JSONOutput(
+        let response = try await client.response(for: endpoint)
+        printHead(response.head)
+        if let pick, countsFromTheEnd { path = .some(try components(of: pick, in: response.value)) }
+        var output = makeOutput(path: path ?? nil)
+        _ = try output.read(response.value)
+        try output.finish()
+    }
+
+    private func makeOutput(path: [String]?) -> JSONOutput {
+        JSONOutput(
             url: url,
             pick: pick,
-            path: path ?? nil,
+            path: path,
             pretty: json || pick == nil,
             sortingKeys: sortKeys,
             maxSize: maxSize
         )
-        if cache != nil || recording.record != nil {
-            let response = try await client.response(for: endpoint)
-            printHead(response.head)
-            _ = try output.read(response.value)
-        } else {
-            let response = try await client.stream(endpoint, idleTimeout: NumericOption.duration(seconds: timeout))
-            printHead(response.head)
-            for try await chunk in response.body {
-                guard try output.read(chunk) else { break }
-            }
-        }
-        try output.finish()
     }
 
-    /// `--pick` of a path that counts from the end of an array, on the parsed value.
-    private func printPicked(_ pick: String, from body: Data) throws {
-        let value = try JSONOutput.readingJSON(from: url) { () throws(JSONSyntaxError) in
-            try JSONSyntax.validate(Array(body))
-            return try? JSONValue(parsing: body)
+    /// The components of a path that counts from the end of an array (`a[-1]`), counted in the
+    /// parsed body.
+    private func components(of pick: String, in body: Data) throws -> [String] {
+        try JSONOutput.readingJSON(from: url) { () throws(JSONSyntaxError) in try JSONSyntax.validate(Array(body)) }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: body)
+        } catch {
+            throw CommandFailure(
+                "--pick '\(pick)' counts from the end of an array, so the response from \(url) is parsed whole, "
+                    + "and it cannot be (\(error)): count from the start instead.",
+                status: .invalidResponse
+            )
         }
-        guard let picked = value?[path: pick] else {
+        guard let components = JSONFormatter.components(ofPath: pick, in: value) else {
             throw CommandFailure("The response has no value at '\(pick)'.", status: .invalidResponse)
         }
-        if let text = picked.stringValue {
-            Terminal.output(text)
-        } else {
-            Terminal.output(json: picked.formatted(compact: !json))
-        }
+        return components
     }
 }

@@ -35,7 +35,8 @@ struct JSONOutput {
         let more = try Self.readingJSON(from: url, maxSize: maxSize) { () throws(JSONSyntaxError) in
             try formatter.format(chunk) { sink.write($0) }
         }
-        if let string = sink.string, string.count > maxSize {
+        // The string's JSON text, less its quotes and the line feed after it.
+        if let string = sink.string, string.count - 3 > maxSize {
             throw CommandFailure(
                 "The string at '\(pick ?? "")' is larger than --max-size (\(maxSize) bytes): raise --max-size.",
                 status: .invalidResponse

@@ -39,7 +39,7 @@ enum Terminal {
     /// Writes a piece of JSON text on standard output, the characters JSON leaves raw but a
     /// terminal acts on (C1 and bidi controls) written as `\uXXXX` escapes.
     static func write(json piece: ArraySlice<UInt8>) {
-        // Pieces end between tokens, so no UTF-8 sequence is split.
+        // Pieces end between characters (JSONFormatter's promise), so no UTF-8 sequence is split.
         if piece.allSatisfy({ $0 < 0x7F }) {
             write(Data(piece))
         } else {

@@ -21,12 +21,14 @@ struct FeedCommandTests {
 
         let list = try await Courier.run("feed", file.path, "--base-url", "http://example.org/feed.xml")
         #expect(list.status == 0)
+        // Each row is printed as its entry is parsed: the title column has a fixed width.
+        func title(_ text: String) -> String { text.padding(toLength: 60, withPad: " ", startingAt: 0) }
         #expect(
             list.stdout == """
                 Example Feed
-                DATE        TITLE   LINK
-                2003-12-13  Second  http://example.org/2
-                2003-12-12  First   http://example.org/1
+                DATE        \(title("TITLE"))  LINK
+                2003-12-13  \(title("Second"))  http://example.org/2
+                2003-12-12  \(title("First"))  http://example.org/1
 
                 """
         )

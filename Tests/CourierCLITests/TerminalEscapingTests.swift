@@ -45,18 +45,20 @@ struct TerminalEscapingTests {
 
         let list = try await Courier.run("feed", file.path)
         #expect(list.status == 0)
+        // The title column is 60 cells wide: 東京 and the flag take two cells each.
+        let clear = "Clear \(Self.shownClear)now \\u{202E}gnp.exe"
         #expect(
             list.stdout == """
                 News \(Self.shownTitle)
-                DATE        TITLE                           LINK
-                2026-01-02  Clear \(Self.shownClear)now \\u{202E}gnp.exe  https://example.org/\\x9b1
-                            東京 🇫🇷 Côte d'Ivoire           https://example.org/2
+                DATE        TITLE\(String(repeating: " ", count: 55))  LINK
+                2026-01-02  \(clear.padding(toLength: 60, withPad: " ", startingAt: 0))  https://example.org/\\x9b1
+                            東京 🇫🇷 Côte d'Ivoire\(String(repeating: " ", count: 39))  https://example.org/2
 
                 """
         )
         // JSON escapes for itself: the text is kept, exactly.
         let json = try await Courier.run("feed", file.path, "--json")
-        #expect(json.stdout.contains(#""title" : "News \u001b]0;pwned\u0007""#))
+        #expect(json.stdout.contains(#""title": "News \u001b]0;pwned\u0007""#))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["title"] as? String == "News \(Self.setTitle)")
         // What JSON leaves raw but a terminal acts on (C1, bidi) is escaped as JSON too.

@@ -189,6 +189,12 @@ struct JSONFormatterStreamingTests {
         // Not found anywhere in a valid text: the whole text is read and no error thrown.
         let whole = Self.format(Array(#"{"a": 1}"#.utf8), picking: ["b"])
         #expect(whole.error == nil && !whole.found)
+        // A number ends at the byte after it: a text cut after one is cut, not picked.
+        for (cut, path) in [(#"{"a": 12"#, ["a"]), ("[1, 2", ["1"]), (#"{"a": 12"#, ["a", "b"])] {
+            let result = Self.format(Array(cut.utf8), in: [1], picking: path)
+            #expect(result.error?.description == Self.validationError(Array(cut.utf8))?.description, "\(cut)")
+            #expect(!result.found)
+        }
         // An error before the value is still an error.
         #expect(Self.format(Array(#"{"a": tru, "b": 1}"#.utf8), picking: ["b"]).error != nil)
     }
@@ -211,6 +217,30 @@ struct JSONFormatterStreamingTests {
             Issue.record("an object past the limit was held")
         } catch {
             #expect(error.exceedsSizeLimit && !error.exceedsNestingLimit)
+        }
+        // The limit's error does not depend on where the text is cut: a syntax error inside the
+        // object comes first; a valid object past the limit is refused at its start.
+        for (text, expected) in [
+            (#"[{"abcdefghijk": x}]"#, "line 1, column 18: expected a value, found 'x'"),
+            (#"[{"abcdefghijk": 1}]"#, "line 1, column 2: an object larger than 10 bytes, held whole to sort its keys"),
+        ] {
+            for sizes in [[], [1], [3]] {
+                var formatter = JSONFormatter(sortingKeys: true, maximumObjectSize: 10)
+                let bytes = Array(text.utf8)
+                var thrown: JSONSyntaxError?
+                do throws(JSONSyntaxError) {
+                    var start = 0
+                    while start < bytes.count {
+                        let end = sizes.isEmpty ? bytes.count : min(bytes.count, start + sizes[0])
+                        try formatter.format(bytes[start..<end]) { _ in }
+                        start = end
+                    }
+                    try formatter.finish { _ in }
+                } catch {
+                    thrown = error
+                }
+                #expect(thrown?.description == expected, "\(text) \(sizes)")
+            }
         }
         // In document order, nothing is held, and the output leaves as the text arrives.
         let plain = Self.format(text, in: [64])

@@ -13,7 +13,7 @@ struct HostileInputTests {
         #expect {
             try FeedParser().parse(Data(xml.utf8))
         } throws: { error in
-            (error as? FeedError)?.reason == "entity references expand to more than 1048576 characters"
+            (error as? FeedError) == .limitExceeded(.entityExpansion(1_048_576))
         }
     }
 
@@ -36,7 +36,7 @@ struct HostileInputTests {
         #expect {
             try FeedParser().parse(Data(xml.utf8))
         } throws: { error in
-            (error as? FeedError)?.reason == "elements nest deeper than 256 levels"
+            (error as? FeedError) == .limitExceeded(.depth(256))
         }
     }
 
@@ -121,7 +121,7 @@ struct HostileInputTests {
         await #expect {
             for try await _ in parser.entries(in: stream) { count += 1 }
         } throws: { error in
-            (error as? FeedError)?.reason == "the document is larger than 4194304 bytes"
+            (error as? FeedError) == .limitExceeded(.documentSize(4_194_304))
         }
         #expect(count > 100_000, "entries arrived while the stream was read")
     }

@@ -324,6 +324,11 @@ extension JSONFormatter {
                 bad = BadToken(isNumber: true, start: number.start, text: number.text)
                 throw badTokenError()
             }
+            // A number ends at the byte after it: inside an array or object, the text is cut.
+            if let container = containers.last {
+                let name = container.isObject ? "object" : "array"
+                throw error(JSONSyntax.Reason.notClosed(name, openedAt: container.opened), at: end)
+            }
             token = .none
             valueEnded()
         case .literal:

@@ -68,6 +68,9 @@ public struct JSONFormatter: Sendable {
     /// An object held for sorting: its bytes so far, its depth, and where it starts in the chunk.
     var capture: [UInt8] = []
     var captureDepth: Int?
+    /// Whether the object held went past `maximumObjectSize`: it is let go of and only checked,
+    /// and refused at its end (so the error does not depend on where the text was cut).
+    var captureTooLarge = false
     var captureFrom = 0
 
     // The token in progress.
@@ -179,7 +182,7 @@ public struct JSONFormatter: Sendable {
     }
 
     /// The keys and indices of a path such as `results.0.title` or `items[2].name`, for
-    /// ``init(compact:sortingKeys:picking:)`` and ``value(at:in:)``; `nil` when the path is
+    /// ``init(compact:sortingKeys:picking:maximumObjectSize:)`` and ``value(at:in:)``; `nil` when the path is
     /// malformed or counts from the end (`a[-1]`).
     public static func components(ofPath path: String) -> [String]? {
         guard let parsed = JSONPath(path) else { return nil }
@@ -193,6 +196,34 @@ public struct JSONFormatter: Sendable {
             case .index(let index) where index >= 0: components.append(String(index))
             case .index: return nil
             }
+        }
+        return components
+    }
+
+    /// The components of `path` with the indices that count from the end of an array
+    /// (`items[-1]`, `items.-2`) counted in `value`, the text parsed; `nil` when the path is
+    /// malformed or such an index is before the array's start.
+    public static func components(ofPath path: String, in value: JSONValue) -> [String]? {
+        guard let parsed = JSONPath(path) else { return nil }
+        var current: JSONValue? = value
+        var components: [String] = []
+        for step in parsed.steps {
+            var index: Int
+            switch step {
+            case .member(let name):
+                guard case .array = current, let number = Int(name) else {
+                    components.append(name)
+                    current = current?[name]
+                    continue
+                }
+                index = number
+            case .index(let number):
+                index = number
+            }
+            if index < 0, case .array(let items)? = current { index += items.count }
+            guard index >= 0 else { return nil }
+            components.append(String(index))
+            current = current?[index]
         }
         return components
     }
@@ -262,9 +293,12 @@ extension JSONFormatter {
             case .bad: index = try scanBad(bytes, from: index)
             }
         }
-        if captureDepth != nil {
+        if captureDepth != nil, !captureTooLarge {
             capture.append(contentsOf: bytes[captureFrom..<bytes.count])
-            try checkObjectSize(at: base + bytes.count)
+            if capture.count > maximumObjectSize {
+                captureTooLarge = true
+                capture = []
+            }
         }
         base += bytes.count
         flush(to: write)
@@ -400,19 +434,19 @@ extension JSONFormatter {
             output.append(container.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
         if captureDepth == containers.count {
-            capture.append(contentsOf: bytes[captureFrom...index])
-            try checkObjectSize(at: base + index)
+            if !captureTooLarge { capture.append(contentsOf: bytes[captureFrom...index]) }
+            if captureTooLarge || capture.count > maximumObjectSize {
+                var limit = JSONSyntaxError(
+                    position: container.opened,
+                    reason: "an object larger than \(maximumObjectSize) bytes, held whole to sort its keys"
+                )
+                limit.exceedsSizeLimit = true
+                throw limit
+            }
             writeSorted(to: write)
         }
         valueEnded()
         return index + 1
-    }
-
-    private func checkObjectSize(at offset: Int) throws(JSONSyntaxError) {
-        guard capture.count > maximumObjectSize else { return }
-        var limit = error("an object larger than \(maximumObjectSize) bytes, held whole to sort its keys", at: offset)
-        limit.exceedsSizeLimit = true
-        throw limit
     }
 
     /// Writes the object held for sorting, and lets go of it.

@@ -43,7 +43,11 @@ struct FeedBuilder {
     }
 
     private(set) var feed = Feed()
-    private(set) var problems: [String] = []
+    /// The first thing found not well-formed (only the first is kept: a million undeclared
+    /// prefixes are one problem).
+    private(set) var problem: String?
+    /// Set when the root element shows the document is not a feed.
+    private(set) var refusal: FeedError?
     /// Whether finished entries go into ``feed`` (a whole parse) or ``pendingEntries`` (a stream).
     var retainsEntries = true
     /// Finished entries not yet taken, when streaming.
@@ -435,7 +439,12 @@ struct FeedBuilder {
         case "channel":
             feed.version = "rss"
         default:
-            break
+            // A feed's root in a namespace this does not know is still read; anything else is not a feed.
+            switch element.local.lowercased() {
+            case "feed", "rss", "rdf", "channel": break
+            case "html": refusal = .notAFeed("an HTML page")
+            default: refusal = .notAFeed("an XML document whose root element is <\(String(element.local.prefix(64)))>")
+            }
         }
         if let language = element.language, feed.language == nil { feed.language = language }
     }
@@ -463,7 +472,7 @@ struct FeedBuilder {
         let prefix = String(Substring(qualifiedName.utf8[..<colon]))
         let local = String(Substring(qualifiedName.utf8[qualifiedName.utf8.index(after: colon)...]))
         if let uri = namespaces[prefix]?.last { return (uri, local) }
-        problems.append("the prefix \(prefix) is not declared")
+        if problem == nil { problem = "the prefix \(prefix) is not declared" }
         return (FeedNamespace.wellKnownPrefixes[prefix.lowercased()] ?? "", local)
     }
 

@@ -4,8 +4,9 @@ extension FeedParser {
     /// The entries of a feed arriving in chunks, each as soon as its end tag has arrived.
     ///
     /// Memory stays bounded by the largest entry and the entries of one chunk, not the feed:
-    /// chunks are pulled only when the entries already found have been taken. UTF-8 and
-    /// US-ASCII feeds stream; a feed in another encoding is collected first, then read.
+    /// chunks are pulled only when the entries already found have been taken. Every encoding
+    /// is decoded as it arrives; a JSON Feed is read whole, once it has arrived. The iterator's
+    /// `feed` has the feed's own fields.
     ///
     /// ```swift
     /// let (bytes, _) = try await URLSession.shared.bytes(from: url)
@@ -16,7 +17,43 @@ extension FeedParser {
         baseURL: URL? = nil,
         contentType: String? = nil
     ) -> FeedEntries<Chunks> where Chunks.Element == Data {
-        FeedEntries(chunks: chunks, parser: self, baseURL: baseURL, contentType: contentType)
+        FeedEntries(chunks: chunks, parser: self, baseURL: baseURL, contentType: contentType, settle: nil)
+    }
+
+    /// The entries of a feed file, each as soon as it is read, in memory bounded as for a
+    /// stream. Unlike a stream, the file is checked whole against its encoding first (it is read
+    /// twice when that is needed), so it reads exactly as ``parse(_:baseURL:contentType:)``
+    /// reads it. A handle that cannot seek (a pipe) is read as a stream.
+    ///
+    /// ```swift
+    /// let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "feed.xml"))
+    /// for try await entry in FeedParser().entries(in: file) { print(entry.title ?? "") }
+    /// ```
+    public func entries(
+        in file: FileHandle,
+        baseURL: URL? = nil,
+        contentType: String? = nil
+    ) -> FeedEntries<FileChunks> {
+        let start = try? file.offset()
+        let settle = { (choice: FeedEncoding.Choice) -> FeedEncoding.Choice in
+            guard let start, let resume = try? file.offset(), (try? file.seek(toOffset: start)) != nil else {
+                return choice
+            }
+            defer { try? file.seek(toOffset: resume) }
+            return EncodingCheck.settle(choice) { consume in
+                guard (try? file.seek(toOffset: start)) != nil else { return }
+                while let chunk = try? file.read(upToCount: 1 << 16), !chunk.isEmpty {
+                    guard chunk.withUnsafeBytes({ consume($0.bindMemory(to: UInt8.self)) }) else { return }
+                }
+            }
+        }
+        return FeedEntries(
+            chunks: FileChunks(file),
+            parser: self,
+            baseURL: baseURL,
+            contentType: contentType,
+            settle: settle
+        )
     }
 }
 
@@ -29,37 +66,56 @@ public struct FeedEntries<Chunks: AsyncSequence>: AsyncSequence where Chunks.Ele
     let parser: FeedParser
     let baseURL: URL?
     let contentType: String?
+    let settle: ((FeedEncoding.Choice) -> FeedEncoding.Choice)?
 
     /// Starts reading.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(chunks: chunks.makeAsyncIterator(), parser: parser, baseURL: baseURL, contentType: contentType)
+        Iterator(
+            chunks: chunks.makeAsyncIterator(),
+            parser: parser,
+            baseURL: baseURL,
+            contentType: contentType,
+            settle: settle
+        )
     }
 
     /// Pulls chunks until an entry is complete.
     public struct Iterator: AsyncIteratorProtocol {
         private var chunks: Chunks.AsyncIterator
-        private let parser: FeedParser
-        private let contentType: String?
-        private var tokenizer: XMLTokenizer
-        private var builder: FeedBuilder
-        private var head: [UInt8] = []
-        private var isUTF8: Bool?
+        private var reader: FeedReader
         private var isFinished = false
         /// Entries found and not taken yet, the next one last (taken in O(1)).
         private var ready: [Entry] = []
 
-        init(chunks: Chunks.AsyncIterator, parser: FeedParser, baseURL: URL?, contentType: String?) {
+        init(
+            chunks: Chunks.AsyncIterator,
+            parser: FeedParser,
+            baseURL: URL?,
+            contentType: String?,
+            settle: ((FeedEncoding.Choice) -> FeedEncoding.Choice)?
+        ) {
             self.chunks = chunks
-            self.parser = parser
-            self.contentType = contentType
-            self.tokenizer = XMLTokenizer(limits: parser.limits)
-            self.builder = FeedBuilder(documentBase: baseURL)
-            self.builder.retainsEntries = false
+            self.reader = FeedReader(
+                limits: parser.limits,
+                baseURL: baseURL,
+                contentType: contentType,
+                keepsEntries: false,
+                settle: settle
+            )
         }
+
+        /// How many entries ``next()`` returns without reading more: a program that writes
+        /// entries in batches writes when this is 0, before it may wait for the network.
+        public var readyCount: Int { ready.count }
+
+        /// The feed's own fields read so far (title, link, version, whether it is well-formed…),
+        /// without its entries; all of them once ``next()`` has returned `nil`.
+        public var feed: Feed { reader.feed }
 
         /// The next entry, or `nil` at the end of the feed.
         ///
-        /// - Throws: ``FeedError`` when the feed breaks a limit, or the chunks' own error.
+        /// - Throws: ``FeedError`` when the feed breaks a limit or is not a feed, or the chunks'
+        ///   own error.
         public mutating func next() async throws -> Entry? {
             try await next(isolation: nil)
         }
@@ -68,73 +124,25 @@ public struct FeedEntries<Chunks: AsyncSequence>: AsyncSequence where Chunks.Ele
         /// actor, say) does not hop to another thread for each entry.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Entry? {
             while ready.isEmpty {
-                if !builder.pendingEntries.isEmpty {
-                    ready = builder.pendingEntries.reversed()
-                    builder.pendingEntries.removeAll(keepingCapacity: true)
+                let taken = reader.takeEntries()
+                if !taken.isEmpty {
+                    ready = taken.reversed()
                     break
                 }
                 guard !isFinished else { break }
                 if let chunk = try await chunks.next(isolation: actor) {
-                    try consume(chunk)
+                    let result = chunk.withUnsafeBytes { raw in
+                        Result<Void, FeedError> { () throws(FeedError) in
+                            try reader.consume(raw.bindMemory(to: UInt8.self))
+                        }
+                    }
+                    try result.get()
                 } else {
-                    try finish()
+                    isFinished = true
+                    _ = try reader.finish()
                 }
             }
             return ready.popLast()
-        }
-
-        private mutating func consume(_ chunk: Data) throws {
-            guard let isUTF8 else {
-                // Decide the encoding from the start of the document.
-                head.append(contentsOf: chunk)
-                if head.count > parser.limits.maximumDocumentSize {
-                    throw FeedError("the document is larger than \(parser.limits.maximumDocumentSize) bytes")
-                }
-                guard head.count >= 1024 else { return }
-                try decideEncoding()
-                return
-            }
-            if isUTF8 {
-                try feedTokenizer(chunk)
-            } else {
-                head.append(contentsOf: chunk)
-                if head.count > parser.limits.maximumDocumentSize {
-                    throw FeedError("the document is larger than \(parser.limits.maximumDocumentSize) bytes")
-                }
-            }
-        }
-
-        /// Runs bytes through the tokenizer into the builder (swapped out, so neither is copied).
-        private mutating func feedTokenizer(_ bytes: some Collection<UInt8>) throws {
-            var local = FeedBuilder(documentBase: nil)
-            swap(&local, &builder)
-            defer { swap(&local, &builder) }
-            try tokenizer.feed(bytes) { event throws(FeedError) in local.handle(event) }
-        }
-
-        private mutating func decideEncoding() throws {
-            let probe = FeedEncoding.decode(Data(head.prefix(1024)), contentType: contentType)
-            let utf8 = ["utf-8", "us-ascii"].contains(probe.encoding) && !head.starts(with: [0xEF, 0xBB, 0xBF])
-            isUTF8 = utf8
-            if utf8 {
-                let bytes = head
-                head = []
-                try feedTokenizer(bytes)
-            }
-        }
-
-        private mutating func finish() throws {
-            isFinished = true
-            if isUTF8 != true {
-                let decoded = FeedEncoding.decode(Data(head), contentType: contentType)
-                head = []
-                try feedTokenizer(decoded.utf8)
-            }
-            var local = FeedBuilder(documentBase: nil)
-            swap(&local, &builder)
-            defer { swap(&local, &builder) }
-            try tokenizer.finish { event throws(FeedError) in local.handle(event) }
-            _ = local.finish()
         }
     }
 }

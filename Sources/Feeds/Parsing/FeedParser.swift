@@ -9,7 +9,7 @@ public import Foundation
 ///
 /// The parser never loads anything from outside the document, bounds nesting, entity expansion
 /// and size (``XMLLimits``), and reads ill-formed feeds leniently, marking them
-/// ``Feed/isWellFormed`` false.
+/// ``Feed/isWellFormed`` false. Time is linear in the document, whatever it holds.
 public struct FeedParser: Sendable {
     /// The limits that end the parse of a hostile document.
     public var limits: XMLLimits
@@ -24,29 +24,39 @@ public struct FeedParser: Sendable {
     /// - Parameters:
     ///   - baseURL: The document's URL, for relative links without `xml:base`.
     ///   - contentType: The HTTP `Content-Type`, for its charset (and whether it is XML at all).
-    /// - Throws: ``FeedError`` when a limit is exceeded.
+    /// - Throws: ``FeedError`` when a limit is exceeded, or the document is not a feed.
     public func parse(_ data: Data, baseURL: URL? = nil, contentType: String? = nil) throws(FeedError) -> Feed {
-        if JSONFeedReader.isJSONFeed(data, contentType: contentType) {
-            return try JSONFeedReader.parse(data, baseURL: baseURL)
-        }
         guard data.count <= limits.maximumDocumentSize else {
-            throw FeedError("the document is larger than \(limits.maximumDocumentSize) bytes")
+            throw .limitExceeded(.documentSize(limits.maximumDocumentSize))
         }
-        let decoded = FeedEncoding.decode(data, contentType: contentType)
-        var tokenizer = XMLTokenizer(limits: limits)
-        var builder = FeedBuilder(documentBase: baseURL)
-        let chunkSize = 1 << 16
-        var start = 0
-        while start < decoded.utf8.count {
-            let end = min(start + chunkSize, decoded.utf8.count)
-            try tokenizer.feed(decoded.utf8[start..<end]) { event throws(FeedError) in builder.handle(event) }
-            start = end
+        // The whole document is here: its encoding is checked whole, as feedparser checks it.
+        var reader = FeedReader(limits: limits, baseURL: baseURL, contentType: contentType, keepsEntries: true) {
+            choice in
+            EncodingCheck.settle(choice) { consume in
+                data.withUnsafeBytes { raw in
+                    let bytes = raw.bindMemory(to: UInt8.self)
+                    var start = 0
+                    while start < bytes.count {
+                        let end = min(start + (1 << 16), bytes.count)
+                        guard consume(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return }
+                        start = end
+                    }
+                }
+            }
         }
-        try tokenizer.finish { event throws(FeedError) in builder.handle(event) }
-        var feed = builder.finish()
-        let problem = decoded.problem ?? tokenizer.firstProblem ?? builder.problems.first
-        feed.isWellFormed = problem == nil
-        feed.problem = problem
-        return feed
+        let result = data.withUnsafeBytes { raw in
+            Result<Void, FeedError> { () throws(FeedError) in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var start = 0
+                // In pieces, as a stream arrives: the tokenizer holds one piece at a time.
+                while start < bytes.count {
+                    let end = min(start + (1 << 16), bytes.count)
+                    try reader.consume(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                    start = end
+                }
+            }
+        }
+        try result.get()
+        return try reader.finish()
     }
 }

@@ -118,7 +118,7 @@ enum FeedText {
                 pendingSpace = false
             }
             // C1 controls are encoded C2 80 … C2 9F: replace the pair when the second byte comes.
-            if byte >= 0x80, byte <= 0x9F, bytes.last == 0xC2, let replacement = windows1252[UInt32(byte)] {
+            if byte >= 0x80, byte <= 0x9F, bytes.last == 0xC2, let replacement = Windows1252.c1[UInt32(byte)] {
                 bytes.removeLast()
                 bytes.append(contentsOf: String(replacement).utf8)
                 return
@@ -308,16 +308,6 @@ enum FeedText {
     private static func lowercase(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
-
-    /// Windows-1252's characters for the C1 control codes U+0080–U+009F: text that has them was
-    /// windows-1252 read as ISO-8859-1 (or -2), and these are the characters it meant.
-    private static let windows1252: [UInt32: Unicode.Scalar] = [
-        0x80: "\u{20AC}", 0x82: "\u{201A}", 0x83: "\u{0192}", 0x84: "\u{201E}", 0x85: "\u{2026}", 0x86: "\u{2020}",
-        0x87: "\u{2021}", 0x88: "\u{02C6}", 0x89: "\u{2030}", 0x8A: "\u{0160}", 0x8B: "\u{2039}", 0x8C: "\u{0152}",
-        0x8E: "\u{017D}", 0x91: "\u{2018}", 0x92: "\u{2019}", 0x93: "\u{201C}", 0x94: "\u{201D}", 0x95: "\u{2022}",
-        0x96: "\u{2013}", 0x97: "\u{2014}", 0x98: "\u{02DC}", 0x99: "\u{2122}", 0x9A: "\u{0161}", 0x9B: "\u{203A}",
-        0x9C: "\u{0153}", 0x9E: "\u{017E}", 0x9F: "\u{0178}",
-    ]
 
     /// Elements an HTML fragment in a feed may contain.
     static let htmlElements: Set<String> = [

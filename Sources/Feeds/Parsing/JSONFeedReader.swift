@@ -3,21 +3,31 @@ import Foundation
 
 /// JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1).
 enum JSONFeedReader {
-    static func isJSONFeed(_ data: Data, contentType: String?) -> Bool {
+    /// What a document's first bytes show it to be.
+    enum Kind {
+        case jsonFeed, otherJSON, notJSON
+    }
+
+    /// A JSON Feed by its content type or its `version` (`https://jsonfeed.org/version/1.1`)
+    /// in `head`; other JSON (which no feed format is); or not JSON at all.
+    static func kind(of head: [UInt8], contentType: String?) -> Kind {
         let (mediaType, _) = FeedEncoding.parse(contentType)
-        if mediaType == "application/feed+json" { return true }
-        guard let first = data.first(where: { !XMLTokenizer.isSpace($0) }), first == UInt8(ascii: "{") else {
-            return false
-        }
-        return data.prefix(4096).range(of: Data("jsonfeed.org/version".utf8)) != nil
+        if mediaType == "application/feed+json" { return .jsonFeed }
+        let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
+        guard let first = text.first(where: { !XMLTokenizer.isSpace($0) }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        else { return .notJSON }
+        return text.firstRange(of: "jsonfeed.org/version".utf8) != nil ? .jsonFeed : .otherJSON
     }
 
     static func parse(_ data: Data, baseURL: URL?) throws(FeedError) -> Feed {
-        let json: JSONValue
-        do {
-            json = try JSONValue(parsing: data)
+        do throws(JSONSyntaxError) {
+            try JSONSyntax.validate(Array(data))
         } catch {
-            throw FeedError("the JSON Feed is not valid JSON: \(error)")
+            throw .notWellFormed(reason: error.reason, line: error.position.line, column: error.position.column)
+        }
+        guard let json = try? JSONValue(parsing: data), case .object = json else {
+            throw .notAFeed("JSON whose top level is not an object")
         }
         func string(_ value: JSONValue?) -> String? { value?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
         func url(_ value: JSONValue?) -> String? { string(value).flatMap { FeedBuilder.resolve($0, against: baseURL) } }

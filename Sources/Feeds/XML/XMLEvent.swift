@@ -40,17 +40,3 @@ public struct XMLLimits: Sendable, Hashable {
         self.maximumTokenSize = maximumTokenSize
     }
 }
-
-/// A document the parser refuses: over a limit, or not a feed at all.
-public struct FeedError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong, for people.
-    public var reason: String
-
-    /// Creates an error.
-    public init(_ reason: String) {
-        self.reason = reason
-    }
-
-    /// The reason.
-    public var description: String { reason }
-}

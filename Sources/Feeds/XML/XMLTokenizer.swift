@@ -15,7 +15,6 @@ struct XMLTokenizer {
 
     private var buffer: [UInt8] = []
     private var position = 0
-    private var totalBytes = 0
     private var openElements: [String] = []
     private var sawRoot = false
     private var entities: [String: [UInt8]] = [:]
@@ -32,12 +31,8 @@ struct XMLTokenizer {
 
     // MARK: - Input
 
-    /// Adds the next bytes and emits every event they complete.
+    /// Adds the next bytes of UTF-8 and emits every event they complete.
     mutating func feed(_ bytes: some Collection<UInt8>, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) {
-        totalBytes += bytes.count
-        if totalBytes > limits.maximumDocumentSize {
-            throw FeedError("the document is larger than \(limits.maximumDocumentSize) bytes")
-        }
         buffer.append(contentsOf: bytes)
         try drain(final: false, emit: emit)
     }
@@ -70,7 +65,7 @@ struct XMLTokenizer {
                         suspend(.text, at: end)
                         break
                     }
-                    throw FeedError("a run of text is longer than \(limits.maximumTokenSize) bytes")
+                    throw .limitExceeded(.tokenSize(limits.maximumTokenSize))
                 }
                 try text(buffer[position..<end], emit: emit)
                 position = end
@@ -82,7 +77,7 @@ struct XMLTokenizer {
             position = 0
         }
         if buffer.count > limits.maximumTokenSize {
-            throw FeedError("a tag, comment or section is longer than \(limits.maximumTokenSize) bytes")
+            throw .limitExceeded(.tokenSize(limits.maximumTokenSize))
         }
     }
 
@@ -245,7 +240,7 @@ struct XMLTokenizer {
         }
         if !isEmpty {
             if openElements.count >= limits.maximumDepth {
-                throw FeedError("elements nest deeper than \(limits.maximumDepth) levels")
+                throw .limitExceeded(.depth(limits.maximumDepth))
             }
             openElements.append(name)
         }
@@ -401,13 +396,11 @@ struct XMLTokenizer {
                 continue
             }
             if let value = entities[name] {
-                guard depth < 8 else { throw FeedError("entities refer to entities more than 8 levels deep") }
+                guard depth < 8 else { throw .limitExceeded(.entityNesting(8)) }
                 let expanded = try decodeReferences(value[...], depth: depth + 1)
                 expansion += expanded.utf8.count
                 if expansion > limits.maximumEntityExpansion {
-                    throw FeedError(
-                        "entity references expand to more than \(limits.maximumEntityExpansion) characters"
-                    )
+                    throw .limitExceeded(.entityExpansion(limits.maximumEntityExpansion))
                 }
                 result.append(contentsOf: expanded.utf8)
                 continue

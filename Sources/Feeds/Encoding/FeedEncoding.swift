@@ -1,18 +1,32 @@
 import Foundation
 
-/// Finding a feed's character encoding and turning it into UTF-8, in feedparser's order: the
-/// HTTP charset (US-ASCII for `text/*` without one, per RFC 3023), the XML declaration, the
-/// byte order mark, then UTF-8, windows-1252 and ISO-8859-2. Using a later candidate because an
-/// earlier one failed, a declaration the HTTP charset overrides, or a non-XML content type
-/// make the document not well-formed.
+/// Finding a feed's character encoding from its first bytes and its content type, for
+/// ``FeedDecoder``. A declaration the HTTP charset overrides, an unknown encoding name or a
+/// non-XML content type make the document not well-formed.
 enum FeedEncoding {
-    struct Decoded {
-        var utf8: [UInt8]
+    /// The encoding a document is read in, from its first bytes and its content type.
+    struct Choice: Equatable {
+        /// The encoding's IANA name, normalized (`utf-8`, `iso-8859-1`, `euc-kr`…).
         var encoding: String
+        /// The encodings to try, in order, when the whole document is at hand (the first is
+        /// ``encoding``): the others are feedparser's fallbacks.
+        var candidates: [String] = []
+        /// The length of the byte order mark to skip.
+        var byteOrderMarkLength = 0
+        /// Why the document is not well-formed, as far as its encoding tells.
         var problem: String?
+        /// Whether a document said to be Latin-1 is read as UTF-8 when its first non-ASCII
+        /// character is UTF-8 (for a stream; a whole document is checked whole instead).
+        var guessesUTF8 = true
     }
 
-    static func decode(_ data: Data, contentType: String?) -> Decoded {
+    /// Chooses the encoding in feedparser's order: the HTTP charset (US-ASCII for `text/*`
+    /// without one, per RFC 3023), the XML declaration, the byte order mark, the layout of
+    /// `<?xml`, then UTF-8, windows-1252 and ISO-8859-2; a name the system does not know is
+    /// passed over.
+    ///
+    /// - Parameter head: The document's first bytes (1 KiB is enough for a declaration).
+    static func choose(head: [UInt8], contentType: String?) -> Choice {
         let (mediaType, httpCharset) = parse(contentType)
         var problem: String?
         let isXMLType =
@@ -23,30 +37,29 @@ enum FeedEncoding {
         if !isXMLType { problem = "the content type \(mediaType ?? "") is not XML" }
         let isText = mediaType?.hasPrefix("text/") == true
         let http = httpCharset ?? (isText && isXMLType ? "us-ascii" : nil)
-        let bytes = [UInt8](data)
-        let bom = byteOrderMark(bytes)
-        let declared = declaredEncoding(bytes, bom: bom?.name ?? sniffedEncoding(bytes))
+        let bom = byteOrderMark(head)
+        let layout = bom?.name ?? sniffedEncoding(head)
+        let declared = declaredEncoding(head, layout: layout, skipping: bom?.length ?? 0)
         if let http, let declared, normalized(http) != normalized(declared) {
             problem = problem ?? "the HTTP charset \(http) overrides the declared encoding \(declared)"
         }
         var candidates: [String] = []
-        for candidate in [http, declared, bom?.name, sniffedEncoding(bytes), "utf-8", "windows-1252", "iso-8859-2"] {
-            if let candidate, !candidates.contains(normalized(candidate)) { candidates.append(normalized(candidate)) }
-        }
-        let body = bom.map { Data(bytes.dropFirst($0.length)) } ?? data
-        for (index, candidate) in candidates.enumerated() {
-            guard let encoding = stringEncoding(candidate), let text = String(data: body, encoding: encoding) else {
-                continue
+        for candidate in [http, declared, layout, "utf-8", "windows-1252", "iso-8859-2"].compactMap({ $0 }) {
+            var name = normalized(candidate)
+            // `utf-16` and `utf-32` say nothing of byte order: the mark or the layout does.
+            if ["utf-16", "utf-32"].contains(name), let layout, layout.hasPrefix(name) { name = layout }
+            guard !candidates.contains(name) else { continue }
+            if name == "utf-8" || IconvConverter(from: name) != nil {
+                candidates.append(name)
+            } else {
+                problem = problem ?? "the encoding \(candidate) is unknown"
             }
-            if index > 0, problem == nil {
-                problem = "the document is not valid \(candidates[0]); read as \(candidate)"
-            }
-            return Decoded(utf8: Array(text.utf8), encoding: candidate, problem: problem)
         }
-        return Decoded(
-            utf8: Array(String(decoding: body, as: UTF8.self).utf8),
-            encoding: "utf-8",
-            problem: problem ?? "no encoding reads the document"
+        return Choice(
+            encoding: candidates.first ?? "utf-8",
+            candidates: candidates,
+            byteOrderMarkLength: bom?.length ?? 0,
+            problem: problem
         )
     }
 
@@ -88,17 +101,15 @@ enum FeedEncoding {
     }
 
     /// The `encoding` of the XML declaration, read in the byte layout `layout` suggests.
-    private static func declaredEncoding(_ bytes: [UInt8], bom layout: String?) -> String? {
-        let prefix = Data(bytes.prefix(1024))
-        let text: String?
-        if let layout, let encoding = stringEncoding(layout) {
-            text =
-                String(data: prefix.dropFirst(byteOrderMark(bytes)?.length ?? 0), encoding: encoding)
-                ?? String(decoding: prefix, as: UTF8.self)
-        } else {
-            text = String(decoding: prefix, as: UTF8.self)
+    private static func declaredEncoding(_ bytes: [UInt8], layout: String?, skipping mark: Int) -> String? {
+        var prefix = Array(bytes.prefix(1024).dropFirst(mark))
+        if let layout, layout != "utf-8", let converter = IconvConverter(from: layout) {
+            var text: [UInt8] = []
+            _ = prefix.withUnsafeBufferPointer { converter.convert($0, into: &text) }
+            prefix = text
         }
-        guard let text, let start = text.range(of: "<?xml"),
+        let text = String(decoding: prefix, as: UTF8.self)
+        guard let start = text.range(of: "<?xml"),
             let end = text.range(of: "?>", range: start.upperBound..<text.endIndex)
         else { return nil }
         let declaration = text[start.upperBound..<end.lowerBound]
@@ -109,7 +120,8 @@ enum FeedEncoding {
         return value.map { String($0).lowercased() }
     }
 
-    private static func normalized(_ name: String) -> String {
+    /// The usual IANA spelling of an encoding's name, lowercased.
+    static func normalized(_ name: String) -> String {
         let lower = name.lowercased()
         switch lower {
         case "utf8": return "utf-8"
@@ -117,32 +129,6 @@ enum FeedEncoding {
         case "cp1252", "windows1252": return "windows-1252"
         case "ascii", "us_ascii": return "us-ascii"
         default: return lower
-        }
-    }
-
-    /// Foundation's encoding for an IANA name, where it has one.
-    static func stringEncoding(_ name: String) -> String.Encoding? {
-        switch normalized(name) {
-        case "utf-8": .utf8
-        case "utf-16": .utf16
-        case "utf-16be": .utf16BigEndian
-        case "utf-16le": .utf16LittleEndian
-        case "utf-32": .utf32
-        case "utf-32be": .utf32BigEndian
-        case "utf-32le": .utf32LittleEndian
-        case "us-ascii": .ascii
-        case "iso-8859-1": .isoLatin1
-        case "iso-8859-2": .isoLatin2
-        case "windows-1250", "cp1250": .windowsCP1250
-        case "windows-1251", "cp1251": .windowsCP1251
-        case "windows-1252": .windowsCP1252
-        case "windows-1253", "cp1253": .windowsCP1253
-        case "windows-1254", "cp1254": .windowsCP1254
-        case "shift_jis", "sjis", "shift-jis": .shiftJIS
-        case "euc-jp": .japaneseEUC
-        case "iso-2022-jp": .iso2022JP
-        case "macintosh", "mac-roman", "macroman": .macOSRoman
-        default: nil
         }
     }
 }

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Courier
+import CourierAsyncHTTPClient
+import Feeds
+import Foundation
+import HTTPTypes
+
+/// `courier feed <url|file>`: a feed's entries as they are parsed, as a list, JSON or JSON Lines.
+struct FeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feed",
+        abstract: "Read an Atom, RSS or JSON Feed from a URL or a file and list its entries as they arrive.",
+        discussion: """
+            Prints date, title and link per entry, in the feed's order, each as soon as it is parsed; \
+            --json prints every field of the feed and its entries as one JSON document (the entries first, \
+            then the feed's own fields), --json-lines one entry per line. --limit N stops reading after N \
+            entries. A feed that is not well-formed XML is read leniently and says so.
+
+            Examples:
+              courier feed https://www.swift.org/atom.xml --limit 5
+              courier feed saved.xml --json --base-url https://example.com/feed.xml
+            """
+    )
+
+    @Argument(help: "An http(s) URL or a file path.")
+    var source: String
+
+    @Flag(help: "Print the feed and its entries as one JSON document.")
+    var json = false
+
+    @Flag(name: .customLong("json-lines"), help: "Print each entry as one line of JSON.")
+    var jsonLines = false
+
+    @Option(
+        help:
+            "Stop after this many entries (\(NumericOption.describe(Self.limitRange))); fields after them are not read.",
+        transform: NumericOption.integer(in: Self.limitRange)
+    )
+    var limit: Int?
+
+    @Option(name: .customLong("base-url"), help: "The document's URL, for relative links (a file's default: none).")
+    var baseURL: String?
+
+    @Option(name: .customLong("content-type"), help: "The Content-Type the document came with, for its charset.")
+    var contentType: String?
+
+    @OptionGroup var security: SecurityOptions
+
+    /// `--limit`: 0 (the feed's fields without entries) to a million.
+    static let limitRange = 0...1_000_000
+
+    func validate() throws {
+        if json, jsonLines { throw ValidationError("Choose one of --json, --json-lines.") }
+    }
+
+    func run() async throws {
+        let givenBase = baseURL.flatMap(URL.init(string:))
+        let parser = FeedParser()
+        if let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) {
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                let client = HTTPClient(transport: transport, configuration: .init(securityPolicy: security.policy))
+                let response = try await client.stream(
+                    Endpoint<Data>(url: url, headers: [.accept: Self.accept]),
+                    idleTimeout: .seconds(30)
+                )
+                let type = contentType ?? response.head.headerFields[.contentType]
+                let base = givenBase ?? URL(string: response.url)
+                try await show(parser.entries(in: response.body, baseURL: base, contentType: type))
+            }
+            return
+        }
+        guard let handle = FileHandle(forReadingAtPath: source) else {
+            throw CommandFailure("Cannot read \(source): give a feed's URL or the path of a file.", status: .usage)
+        }
+        defer { try? handle.close() }
+        try await show(parser.entries(in: handle, baseURL: givenBase, contentType: contentType))
+    }
+
+    private static let accept =
+        "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, */*;q=0.8"
+
+    /// Prints each entry as it is parsed, up to `--limit`; output is written whenever the parser
+    /// would wait for more input.
+    private func show<Chunks: AsyncSequence>(_ entries: FeedEntries<Chunks>) async throws {
+        var iterator = entries.makeAsyncIterator()
+        var output = FeedOutput(mode: json ? .json : jsonLines ? .jsonLines : .list)
+        do {
+            if limit == 0 {
+                _ = try await iterator.next()  // the fields before the first entry
+            } else {
+                var count = 0
+                while count < limit ?? .max, let entry = try await iterator.next() {
+                    output.entry(entry, of: iterator.feed)
+                    count += 1
+                    if iterator.readyCount == 0 { output.flush() }
+                }
+            }
+        } catch let error as FeedError {
+            output.flush()
+            throw CommandFailure("\(source) cannot be read as a feed: \(error.message)", status: .invalidResponse)
+        } catch let error as RequestError {
+            output.flush()
+            throw CommandFailure(error)
+        }
+        output.finish(iterator.feed)
+    }
+}
