@@ -113,6 +113,14 @@ struct FeedEncodingTests {
         #expect(titles == ["Ñ¨ España"])
     }
 
+    @Test func c1ControlsReadAsWindows1252InsideRunsOfText() throws {
+        // U+0082 and U+0093 are what windows-1252's ‚ and “ become when read as ISO-8859-1.
+        let feed = try FeedParser().parse(
+            Data("<rss><channel><title>word\u{82}word \u{93}quoted</title></channel></rss>".utf8)
+        )
+        #expect(feed.title == "word‚word “quoted")
+    }
+
     @Test func aStreamInAnotherEncodingIsDecodedAsItArrives() async throws {
         var bytes = Array("<?xml version=\"1.0\" encoding=\"windows-1252\"?><rss><channel>".utf8)
         for number in 0..<2000 {

@@ -14,14 +14,22 @@ enum FeedNamespace: String, Sendable {
     case xml
     case other
 
+    /// The core namespaces that tell a format's version apart, by URI (lowercased).
+    enum Version: String {
+        case atom10 = "http://www.w3.org/2005/atom"
+        case atom03 = "http://purl.org/atom/ns#"
+        case rss10 = "http://purl.org/rss/1.0/"
+        case rss090 = "http://my.netscape.com/rdf/simple/0.9/"
+    }
+
     /// Atom 1.0.
-    static let atom10 = "http://www.w3.org/2005/atom"
+    static let atom10 = Version.atom10.rawValue
     /// Atom 0.3 (and 0.2, 0.1).
-    static let atom03 = "http://purl.org/atom/ns#"
+    static let atom03 = Version.atom03.rawValue
     /// RSS 1.0.
-    static let rss10 = "http://purl.org/rss/1.0/"
+    static let rss10 = Version.rss10.rawValue
     /// RSS 0.90.
-    static let rss090 = "http://my.netscape.com/rdf/simple/0.9/"
+    static let rss090 = Version.rss090.rawValue
 
     private static let byURI: [String: FeedNamespace] = [
         "": .core, atom10: .core, atom03: .core, rss10: .core, rss090: .core,

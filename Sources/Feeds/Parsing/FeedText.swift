@@ -33,8 +33,16 @@ enum FeedText {
                 continue
             }
             guard byte == UInt8(ascii: "<"), !tagsEnded else {
-                if skippingUntil == nil { output.append(byte) }
-                index += 1
+                // Text: a run of it at once, up to the next byte that needs a look.
+                let end = TextBuilder.plainRunEnd(bytes, from: index)
+                if skippingUntil == nil {
+                    if end > index {
+                        output.append(run: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                    } else {
+                        output.append(byte)
+                    }
+                }
+                index = max(end, index + 1)
                 continue
             }
             if index + 3 < count, bytes[index + 1] == UInt8(ascii: "!"), bytes[index + 2] == UInt8(ascii: "-"),
@@ -134,6 +142,58 @@ enum FeedText {
             for byte in String(scalar).utf8 { append(byte) }
         }
 
+        /// Appends bytes none of which is white space, `&`, `<` or the lead of a C1 control
+        /// (``plainRunEnd(_:from:)`` finds such runs).
+        mutating func append(run: UnsafeBufferPointer<UInt8>) {
+            // The second byte of a C1 control (C2 80 … C2 9F) goes through the check.
+            if let first = run.first, first >= 0x80, first <= 0x9F, bytes.last == 0xC2 {
+                append(first)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: run.dropFirst()))
+                return
+            }
+            if pendingSpace {
+                bytes.append(0x20)
+                pendingSpace = false
+            }
+            bytes.append(contentsOf: run)
+        }
+
+        /// Appends text, collapsing white space, a run at a time.
+        mutating func append(text: UnsafeBufferPointer<UInt8>) {
+            var index = 0
+            while index < text.count {
+                let end = Self.plainRunEnd(text, from: index)
+                if end > index {
+                    append(run: UnsafeBufferPointer(rebasing: text[index..<end]))
+                    index = end
+                } else {
+                    append(text[index])
+                    index += 1
+                }
+            }
+        }
+
+        /// Where the run of bytes from `start` that need no look ends: not white space or a
+        /// control (but single spaces between such bytes), not `&` or `<`, not C2 (the lead of a
+        /// C1 control).
+        static func plainRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+            @inline(__always) func isPlain(_ byte: UInt8) -> Bool {
+                byte > 0x20 && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != 0xC2
+            }
+            var index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                if isPlain(byte) {
+                    index += 1
+                } else if byte == 0x20, index > start, index + 1 < bytes.count, isPlain(bytes[index + 1]) {
+                    index += 2
+                } else {
+                    break
+                }
+            }
+            return index
+        }
+
         var string: String { String(decoding: bytes, as: UTF8.self) }
     }
 
@@ -141,7 +201,7 @@ enum FeedText {
     /// become the windows-1252 characters they stand for.
     static func collapsingWhitespace(_ text: String) -> String {
         var output = TextBuilder(capacity: text.utf8.count)
-        for byte in text.utf8 { output.append(byte) }
+        withBytes(of: text) { output.append(text: $0) }
         return output.string
     }
 
@@ -225,8 +285,7 @@ enum FeedText {
                 let start = end
                 while end < bytes.count, isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "_") { end += 1 }
                 if end > start {
-                    let name = String(decoding: bytes[start..<end].map(lowercase), as: UTF8.self)
-                    if !htmlElements.contains(name) { return false }
+                    if !isHTMLElement(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return false }
                     if isEnd, end < bytes.count, bytes[end] == UInt8(ascii: ">") { hasCloseTagOrReference = true }
                 }
                 index = end
@@ -308,6 +367,21 @@ enum FeedText {
     private static func lowercase(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
+
+    /// Whether `name` (in any case) is one of ``htmlElements``: compared on the bytes, among the
+    /// names of its length.
+    private static func isHTMLElement(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count < htmlElementsByLength.count else { return false }
+        return htmlElementsByLength[name.count].contains { candidate in
+            zip(candidate, name).allSatisfy { $0 == lowercase($1) }
+        }
+    }
+
+    private static let htmlElementsByLength: [[[UInt8]]] = {
+        var table = [[[UInt8]]](repeating: [], count: 16)
+        for name in htmlElements where name.utf8.count < 16 { table[name.utf8.count].append(Array(name.utf8)) }
+        return table
+    }()
 
     /// Elements an HTML fragment in a feed may contain.
     static let htmlElements: Set<String> = [

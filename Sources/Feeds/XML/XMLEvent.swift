@@ -4,10 +4,11 @@ enum XMLEvent: Equatable, Sendable {
     case start(name: String, attributes: [XMLAttribute], isEmpty: Bool)
     /// `</name>`.
     case end(name: String)
-    /// Character data, with references decoded.
-    case text(String)
-    /// The content of a CDATA section.
-    case cdata(String)
+    /// Character data, UTF-8 with references decoded (a view of the tokenizer's buffer: copy
+    /// what is kept).
+    case text(ArraySlice<UInt8>)
+    /// The content of a CDATA section, UTF-8.
+    case cdata(ArraySlice<UInt8>)
 }
 
 /// One attribute, its value with references decoded.

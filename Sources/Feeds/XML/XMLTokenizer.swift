@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A streaming, forgiving XML tokenizer for feeds.
 ///
 /// It takes UTF-8 in chunks of any size and emits ``XMLEvent``s as soon as each is complete,
@@ -59,7 +65,7 @@ struct XMLTokenizer {
                 guard try markup(final: final, emit: emit) else { break }
             } else {
                 let from = resume(.text, at: position)
-                let end = buffer[from...].firstIndex(of: UInt8(ascii: "<")) ?? buffer.count
+                let end = Self.index(of: UInt8(ascii: "<"), in: buffer, from: from) ?? buffer.count
                 if end == buffer.count, !final {
                     guard end - position > limits.maximumTokenSize else {
                         suspend(.text, at: end)
@@ -83,9 +89,10 @@ struct XMLTokenizer {
 
     private mutating func text(_ bytes: ArraySlice<UInt8>, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError)
     {
-        let decoded = try decodeReferences(bytes)
+        // Most text is the white space between tags, with no reference: passed on as it is.
+        let decoded = bytes.contains(UInt8(ascii: "&")) ? try decodeReferences(bytes)[...] : bytes
         if openElements.isEmpty {
-            if !decoded.utf8.allSatisfy(Self.isSpace) { problem("text outside the root element") }
+            if !decoded.allSatisfy(Self.isSpace) { problem("text outside the root element") }
             return
         }
         try emit(.text(decoded))
@@ -94,10 +101,14 @@ struct XMLTokenizer {
     /// Handles the markup at `position`; false when it is not complete yet.
     private mutating func markup(final: Bool, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) -> Bool {
         let rest = buffer[position...]
-        if rest.starts(with: "<!--".utf8) {
+        // Most markup is a tag: `<!` and `<?` are looked at only when they are there.
+        if rest.count >= 2, Self.isNameStart(buffer[position + 1]) || buffer[position + 1] == UInt8(ascii: "/") {
+            return try tag(final: final, emit: emit)
+        }
+        if rest.starts(with: Self.commentOpen) {
             return skip(until: "-->", from: 4, final: final, kind: .comment)
         }
-        if rest.starts(with: "<![CDATA[".utf8) {
+        if rest.starts(with: Self.cdataOpen) {
             guard let end = find("]]>", from: position + 9, kind: .cdata) else {
                 guard final else { return false }
                 problem("an unterminated CDATA section")
@@ -109,10 +120,10 @@ struct XMLTokenizer {
             position = end + 3
             return true
         }
-        if rest.starts(with: "<?".utf8) {
+        if rest.starts(with: [UInt8(ascii: "<"), UInt8(ascii: "?")]) {
             return skip(until: "?>", from: 2, final: final, kind: .instruction)
         }
-        if rest.starts(with: "<!".utf8) {
+        if rest.starts(with: [UInt8(ascii: "<"), UInt8(ascii: "!")]) {
             return try declaration(final: final)
         }
         if rest.count < 2 {
@@ -121,6 +132,14 @@ struct XMLTokenizer {
             position = buffer.count
             return true
         }
+        return try tag(final: final, emit: emit)
+    }
+
+    private static let commentOpen = Array("<!--".utf8)
+    private static let cdataOpen = Array("<![CDATA[".utf8)
+
+    /// A start or end tag at `position`, or a `<` that starts none; false when it is not complete yet.
+    private mutating func tag(final: Bool, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) -> Bool {
         let next = buffer[position + 1]
         if next == UInt8(ascii: "/") {
             guard let end = tagEnd(from: position + 2, kind: .endTag) else {
@@ -181,7 +200,7 @@ struct XMLTokenizer {
         let needle = Array(terminator.utf8)
         guard let first = needle.first, start <= buffer.count else { return nil }
         var index = max(start, resume(kind, at: position))
-        while let found = buffer[index...].firstIndex(of: first) {
+        while let found = Self.index(of: first, in: buffer, from: index) {
             if buffer[found...].starts(with: needle) { return found }
             index = found + 1
         }
@@ -221,7 +240,7 @@ struct XMLTokenizer {
             problem("a CDATA section outside the root element")
             return
         }
-        try emit(.cdata(String(decoding: bytes, as: UTF8.self)))
+        try emit(.cdata(bytes))
     }
 
     // MARK: - Elements
@@ -291,11 +310,18 @@ struct XMLTokenizer {
             }
             if value.contains(UInt8(ascii: "<")) { problem("'<' in the value of \(name)") }
             var decoded = try decodeReferences(value)
-            if decoded.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-                decoded = String(decoded.map { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+            if decoded.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+                // Attribute-value normalization: each line end (CR LF being one) and tab is a space.
+                var normalized: [UInt8] = []
+                normalized.reserveCapacity(decoded.count)
+                for (offset, byte) in decoded.enumerated() {
+                    if byte == 0x0A, offset > 0, decoded[offset - 1] == 0x0D { continue }
+                    normalized.append(byte == 0x09 || byte == 0x0A || byte == 0x0D ? 0x20 : byte)
+                }
+                decoded = normalized
             }
             if names.insert(name).inserted {
-                attributes.append(XMLAttribute(name: name, value: decoded))
+                attributes.append(XMLAttribute(name: name, value: String(decoding: decoded, as: UTF8.self)))
             } else {
                 problem("the attribute \(name) appears twice")
             }
@@ -362,17 +388,19 @@ struct XMLTokenizer {
         }
     }
 
-    /// The text of `bytes` with character and entity references replaced.
-    private mutating func decodeReferences(_ bytes: ArraySlice<UInt8>, depth: Int = 0) throws(FeedError) -> String {
-        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+    /// `bytes` with character and entity references replaced.
+    private mutating func decodeReferences(_ bytes: ArraySlice<UInt8>, depth: Int = 0) throws(FeedError) -> [UInt8] {
+        guard bytes.contains(UInt8(ascii: "&")) else { return Array(bytes) }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
             guard byte == UInt8(ascii: "&") else {
-                result.append(byte)
-                index += 1
+                // The run up to the next reference, at once.
+                let end = bytes[index...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+                result.append(contentsOf: bytes[index..<end])
+                index = end
                 continue
             }
             let nameStart = index + 1
@@ -385,24 +413,24 @@ struct XMLTokenizer {
                 index += 1
                 continue
             }
-            let name = String(decoding: bytes[nameStart..<semicolon], as: UTF8.self)
             index = semicolon + 1
-            if name.hasPrefix("#") {
-                result.append(contentsOf: characterReference(name))
+            if let predefined = Self.predefined(bytes[nameStart..<semicolon]) {
+                result.append(predefined)
                 continue
             }
-            if let predefined = Self.predefined[name] {
-                result.append(predefined)
+            let name = String(decoding: bytes[nameStart..<semicolon], as: UTF8.self)
+            if name.hasPrefix("#") {
+                result.append(contentsOf: characterReference(name))
                 continue
             }
             if let value = entities[name] {
                 guard depth < 8 else { throw .limitExceeded(.entityNesting(8)) }
                 let expanded = try decodeReferences(value[...], depth: depth + 1)
-                expansion += expanded.utf8.count
+                expansion += expanded.count
                 if expansion > limits.maximumEntityExpansion {
                     throw .limitExceeded(.entityExpansion(limits.maximumEntityExpansion))
                 }
-                result.append(contentsOf: expanded.utf8)
+                result.append(contentsOf: expanded)
                 continue
             }
             if externalEntities.contains(name) {
@@ -417,7 +445,7 @@ struct XMLTokenizer {
             problem("the undefined entity &\(name);")
             result.append(contentsOf: "&\(name);".utf8)
         }
-        return String(decoding: result, as: UTF8.self)
+        return result
     }
 
     private mutating func characterReference(_ name: String) -> [UInt8] {
@@ -431,12 +459,34 @@ struct XMLTokenizer {
         return Array(String(scalar).utf8)
     }
 
-    private static let predefined: [String: UInt8] = [
-        "lt": UInt8(ascii: "<"), "gt": UInt8(ascii: ">"), "amp": UInt8(ascii: "&"), "quot": UInt8(ascii: "\""),
-        "apos": UInt8(ascii: "'"),
-    ]
+    /// The character of XML's five predefined entities (`lt`, `gt`, `amp`, `quot`, `apos`).
+    private static func predefined(_ name: ArraySlice<UInt8>) -> UInt8? {
+        switch name.count {
+        case 2 where name.last == UInt8(ascii: "t"):
+            switch name.first {
+            case UInt8(ascii: "l"): UInt8(ascii: "<")
+            case UInt8(ascii: "g"): UInt8(ascii: ">")
+            default: nil
+            }
+        case 3: name.elementsEqual("amp".utf8) ? UInt8(ascii: "&") : nil
+        case 4:
+            name.elementsEqual("quot".utf8)
+                ? UInt8(ascii: "\"") : name.elementsEqual("apos".utf8) ? UInt8(ascii: "'") : nil
+        default: nil
+        }
+    }
 
     // MARK: - Bytes
+
+    /// The first `byte` in `bytes` at or after `start` (memchr).
+    static func index(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, let found = memchr(base + start, Int32(byte), buffer.count - start)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+    }
 
     static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D

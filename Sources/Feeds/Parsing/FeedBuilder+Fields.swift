@@ -1,0 +1,139 @@
+import Foundation
+
+/// Applying a field's collected text, per ``FeedRules/fields``.
+extension FeedBuilder {
+    mutating func finishCapture(_ capture: Capture) {
+        let raw = String(decoding: capture.text, as: UTF8.self)
+        if person != nil, FeedRules.isPersonPart(capture.element) {
+            let value = FeedText.collapsingWhitespace(raw)
+            switch capture.element {
+            case .name: person?.name = value
+            case .email: person?.email = value
+            default: person?.uri = Self.resolve(value, against: capture.base)
+            }
+            return
+        }
+        let context: FeedRules.Context = entry != nil ? .entry : .feed
+        guard let field = FeedRules.field(capture.element, in: context) else { return }
+        switch field.target {
+        case .title, .mediaTitle, .subtitle, .summary:
+            let value = text(raw, capture)
+            set(field, value)
+        case .content:
+            entry?.entry.content = Self.decodedIfBase64(raw, capture)
+            if entry?.entry.summary == nil {
+                let summary = text(raw, capture)
+                entry?.entry.summary = summary
+            }
+        case .updated, .published:
+            guard let date = FeedDate.parse(raw) else { return }
+            if field.target == .published {
+                entry?.entry.published = date
+            } else if context == .entry {
+                entry?.entry.updated = date
+            } else {
+                feed.updated = date
+            }
+        case .id:
+            let value = raw.trimmingXMLSpace()
+            guard !value.isEmpty else { return }
+            let isPermaLink =
+                capture.element != .guid || Self.value("ispermalink", in: capture.attributes)?.lowercased() != "false"
+            let id = isPermaLink ? Self.resolve(value, against: capture.base) : value
+            guard context == .entry else {
+                feedID = id
+                return
+            }
+            entry?.entry.id = id
+            if isPermaLink { entry?.permalink = id }
+        case .link:
+            let value = raw.trimmingXMLSpace()
+            guard !value.isEmpty, let resolved = Self.resolve(value, against: capture.base) else { return }
+            // An Atom 0.3 link may give its URL as text; then rel and type still choose it.
+            let rel = Self.value("rel", in: capture.attributes)
+            let type = Self.value("type", in: capture.attributes)
+            let isAtomStyle = rel != nil || type != nil
+            if context == .entry {
+                if isAtomStyle {
+                    entry?.link.offer(rel: rel, type: type, href: resolved)
+                } else {
+                    entry?.link.link = resolved
+                }
+            } else if isAtomStyle {
+                feedLink.offer(rel: rel, type: type, href: resolved)
+            } else {
+                feedLink.link = resolved
+            }
+        case .language:
+            feed.language = raw.trimmingXMLSpace()
+        case .author:
+            let name = FeedText.collapsingWhitespace(raw)
+            guard !name.isEmpty else { return }
+            if context == .entry {
+                entry?.entry.authors.append(Person(name: name))
+            } else {
+                feed.authors.append(Person(name: name))
+            }
+        case .category:
+            entry?.entry.categories.append(FeedText.collapsingWhitespace(raw))
+        }
+    }
+
+    /// Sets a text field with its precedence.
+    private mutating func set(_ field: FeedRules.Field, _ value: String?) {
+        switch field.target {
+        case .title where entry != nil:
+            if field.precedence == .last || entry?.titleSet == false { entry?.entry.title = value }
+            entry?.titleSet = true
+        case .title:
+            if field.precedence == .last || !feedTitleSet { feed.title = value }
+            feedTitleSet = true
+        case .mediaTitle:
+            if entry?.mediaTitle == nil { entry?.mediaTitle = value }
+        case .subtitle:
+            feed.subtitle = value
+        case .summary:
+            entry?.entry.summary = value
+        default:
+            break
+        }
+    }
+
+    /// The plain text of a text construct: Atom's `type` decides (text, html, xhtml, or a media
+    /// type); elsewhere the text is HTML when it looks like HTML.
+    private func text(_ raw: String, _ capture: Capture) -> String? {
+        let decoded = Self.decodedIfBase64(raw, capture)
+        let type = Self.value("type", in: capture.attributes)?.lowercased()
+        let value: String
+        switch type {
+        case "text", "text/plain":
+            value = FeedText.collapsingWhitespace(decoded)
+        case "html", "text/html", "xhtml", "application/xhtml+xml":
+            value = FeedText.plainText(fromHTML: decoded)
+        case _ where Self.value("mode", in: capture.attributes)?.lowercased() == "escaped":
+            value = FeedText.plainText(fromHTML: decoded)
+        case _ where capture.isAtom && capture.element != .mediaTitle && capture.element != .description:
+            // Atom text constructs are text unless their type says otherwise.
+            value = FeedText.collapsingWhitespace(decoded)
+        default:
+            value =
+                FeedText.looksLikeHTML(decoded)
+                ? FeedText.plainText(fromHTML: decoded) : FeedText.collapsingWhitespace(decoded)
+        }
+        return value.isEmpty ? nil : value
+    }
+
+    /// Content in base64 (`mode="base64"`, or a media type that is not text) decoded.
+    private static func decodedIfBase64(_ text: String, _ capture: Capture) -> String {
+        let type = value("type", in: capture.attributes)?.lowercased() ?? ""
+        let mode = value("mode", in: capture.attributes)
+        let isBinaryType =
+            !type.isEmpty && !type.hasPrefix("text") && !type.contains("xml") && !["html", "xhtml"].contains(type)
+        guard mode?.lowercased() == "base64" || isBinaryType else { return text }
+        let compact = text.filter { !$0.isWhitespace }
+        guard let data = Data(base64Encoded: compact), let decoded = String(data: data, encoding: .utf8) else {
+            return text
+        }
+        return decoded
+    }
+}
