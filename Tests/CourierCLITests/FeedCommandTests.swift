@@ -55,6 +55,48 @@ struct FeedCommandTests {
         }
     }
 
+    @Test func entriesArePrintedAsTheyArriveAndLimitStopsReading() async throws {
+        try await TestServer.withRunning { server in
+            var components = URLComponents(url: server.url("/stream/held/feed"), resolvingAgainstBaseURL: false)!
+            components.queryItems = [
+                URLQueryItem(name: "first", value: "<rss><channel><title>Live</title><item><title>One</title></item>"),
+                URLQueryItem(name: "rest", value: "<item><title>Two</title></item></channel></rss>"),
+            ]
+            let courier = try BackgroundCourier(["feed", components.url!.absoluteString, "--json-lines"])
+            // The server holds the second item: the first was printed while the feed was open.
+            try await courier.waitForOutput(timeout: .seconds(30)) { $0.contains(#""title":"One""#) }
+            await server.events.release("feed")
+            #expect(await courier.waitForExit() == 0)
+            // (Standard error says the route's text/plain is not an XML type.)
+            let lines = courier.text.split(separator: "\n").filter { $0.hasPrefix("{") }
+            #expect(lines.count == 2)
+            #expect(lines.last?.contains(#""title":"Two""#) == true)
+
+            // --limit 1 ends at the first entry: it does not wait for the rest, never sent.
+            components.path = "/stream/held/limited"
+            let limited = try await Courier.run("feed", components.url!.absoluteString, "--limit", "1", "--json")
+            await server.events.release("limited")
+            #expect(limited.status == 0)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(limited.stdout.utf8)) as? [String: Any]
+            )
+            #expect(object["title"] as? String == "Live")
+            #expect((object["entries"] as? [[String: Any]])?.count == 1)
+        }
+    }
+
+    @Test func aPageThatIsNotAFeedSaysSo() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("page-\(UUID().uuidString).html")
+        try Data("<!DOCTYPE html><html><head><title>Home</title></head><body></body></html>".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await Courier.run("feed", file.path)
+        #expect(result.status == 6)
+        #expect(
+            result.stderr
+                == "courier: \(file.path) cannot be read as a feed: The document is not a feed: it is an HTML page.\n"
+        )
+    }
+
     @Test func aMissingFileIsAUsageError() async throws {
         let result = try await Courier.run("feed", "/no/such/feed.xml")
         #expect(result.status == 2)

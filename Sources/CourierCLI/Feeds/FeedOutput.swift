@@ -73,6 +73,10 @@ struct FeedOutput {
 
     /// `title` padded or cut to the title column's width.
     static func fitted(_ title: String) -> String {
+        // ASCII takes a cell a byte: no need to measure each character.
+        if title.utf8.count <= titleWidth, title.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return title + String(repeating: " ", count: titleWidth - title.utf8.count)
+        }
         var width = 0
         var result = ""
         for character in title {

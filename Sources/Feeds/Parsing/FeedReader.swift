@@ -7,8 +7,9 @@ import Foundation
 /// Memory is bounded by the largest token, the entries not yet taken and a constant; a JSON
 /// Feed is held whole (at most ``XMLLimits/maximumDocumentSize``) and read at the end.
 struct FeedReader {
-    /// How many bytes decide the format and the encoding.
-    static let headSize = 4096
+    /// How many bytes decide the format and the encoding at most: a declaration is in the
+    /// first KiB.
+    static let headSize = 1024
 
     private let limits: XMLLimits
     private let contentType: String?
@@ -68,7 +69,13 @@ struct FeedReader {
         switch format {
         case .undecided:
             head.append(contentsOf: bytes)
-            if head.count >= Self.headSize { try decide() }
+            // A stream that trickles must not wait for a KiB: the first `>` ends the XML
+            // declaration if there is one (it comes first), and JSON shows at its first byte.
+            if head.count >= Self.headSize || (head.count >= 4 && head[3...].contains(UInt8(ascii: ">")))
+                || JSONFeedReader.startsLikeJSON(head)
+            {
+                try decide()
+            }
         case .xml:
             try read(bytes)
         case .json:
@@ -81,6 +88,9 @@ struct FeedReader {
         if case .undecided = format { try decide() }
         switch format {
         case .json:
+            guard JSONFeedReader.isJSONFeed(json, contentType: contentType) else {
+                throw .notAFeed("JSON without a JSON Feed version")
+            }
             jsonFeed = try JSONFeedReader.parse(Data(json), baseURL: baseURL)
             json = []
         default:
@@ -106,19 +116,15 @@ struct FeedReader {
         return builder.pendingEntries
     }
 
-    /// The first bytes decide: a JSON Feed, JSON that is not one, or XML in an encoding.
+    /// The first bytes decide: JSON (a JSON Feed or not, seen once it has all arrived), or XML
+    /// in an encoding.
     private mutating func decide() throws(FeedError) {
         let bytes = head
         head = []
-        switch JSONFeedReader.kind(of: bytes, contentType: contentType) {
-        case .jsonFeed:
+        if JSONFeedReader.startsLikeJSON(bytes) || FeedEncoding.parse(contentType).0 == "application/feed+json" {
             format = .json
             json = bytes
             return
-        case .otherJSON:
-            throw .notAFeed("JSON without a JSON Feed version")
-        case .notJSON:
-            break
         }
         format = .xml
         let choice = FeedEncoding.choose(head: bytes, contentType: contentType)

@@ -48,13 +48,14 @@ enum FeedText {
             if index + 3 < count, bytes[index + 1] == UInt8(ascii: "!"), bytes[index + 2] == UInt8(ascii: "-"),
                 bytes[index + 3] == UInt8(ascii: "-")
             {
-                index = find("-->", in: bytes, from: index + 4).map { $0 + 3 } ?? count
+                index = ByteScan.index(of: Self.commentClose, in: bytes, from: index + 4).map { $0 + 3 } ?? count
                 continue
             }
             let isEnd = index + 1 < count && bytes[index + 1] == UInt8(ascii: "/")
             let nameStart = isEnd ? index + 2 : index + 1
             let marker = nameStart < count ? bytes[nameStart] : 0
-            guard isEnd || isAlphanumeric(marker) || marker == UInt8(ascii: "!") || marker == UInt8(ascii: "?") else {
+            guard isEnd || ByteScan.isAlphanumeric(marker) || marker == UInt8(ascii: "!") || marker == UInt8(ascii: "?")
+            else {
                 // Not a tag: a lone '<' in text.
                 if skippingUntil == nil { output.append(byte) }
                 index += 1
@@ -63,7 +64,7 @@ enum FeedText {
             var close = quotesUnclosed ? nil : tagEnd(in: bytes, from: index)
             if close == nil {
                 quotesUnclosed = true
-                close = firstIndex(of: UInt8(ascii: ">"), in: bytes, from: index + 1)
+                close = ByteScan.index(of: UInt8(ascii: ">"), in: bytes, from: index + 1)
             }
             guard let close else {
                 tagsEnded = true
@@ -72,14 +73,14 @@ enum FeedText {
                 continue
             }
             var nameEnd = nameStart
-            while nameEnd < close, isAlphanumeric(bytes[nameEnd]) { nameEnd += 1 }
+            while nameEnd < close, ByteScan.isAlphanumeric(bytes[nameEnd]) { nameEnd += 1 }
             let isScriptOrStyle =
                 equalsIgnoringCase(bytes[nameStart..<nameEnd], "script")
                 || equalsIgnoringCase(bytes[nameStart..<nameEnd], "style")
             if let skipping = skippingUntil {
-                if isEnd, bytes[nameStart..<nameEnd].map(lowercase) == skipping { skippingUntil = nil }
+                if isEnd, bytes[nameStart..<nameEnd].map(ByteScan.lowercase) == skipping { skippingUntil = nil }
             } else if !isEnd, isScriptOrStyle, bytes[close - 1] != UInt8(ascii: "/") {
-                skippingUntil = bytes[nameStart..<nameEnd].map(lowercase)
+                skippingUntil = bytes[nameStart..<nameEnd].map(ByteScan.lowercase)
             }
             index = close + 1
         }
@@ -88,21 +89,15 @@ enum FeedText {
     /// The character a reference at `index` stands for (`nil` if it is not one), and where
     /// reading continues.
     private static func reference(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar?, Int) {
-        var end = index + 1
-        while end < bytes.count, end - index <= 33, bytes[end] != UInt8(ascii: ";"),
-            isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "#")
-        {
-            end += 1
-        }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1,
-            let scalar = decode(bytes[(index + 1)..<end])
+        guard let (name, next) = CharacterReference.name(in: bytes, at: index),
+            let scalar = CharacterReference.html(bytes[name])
         else { return (nil, index + 1) }
-        return (scalar, end + 1)
+        return (scalar, next)
     }
 
     private static func equalsIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ word: StaticString) -> Bool {
         guard bytes.count == word.utf8CodeUnitCount else { return false }
-        return word.withUTF8Buffer { buffer in zip(bytes, buffer).allSatisfy { lowercase($0) == $1 } }
+        return word.withUTF8Buffer { buffer in zip(bytes, buffer).allSatisfy { ByteScan.lowercase($0) == $1 } }
     }
 
     /// Output text under construction: runs of ASCII white space become one space, leading and
@@ -211,62 +206,6 @@ enum FeedText {
         return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
-    /// `text` with HTML character references (named, decimal, hexadecimal) decoded; unknown
-    /// names are left as written.
-    static func decodingReferences(_ text: String) -> String {
-        String(decoding: decodingReferences(Array(text.utf8)), as: UTF8.self)
-    }
-
-    private static func decodingReferences(_ bytes: [UInt8]) -> [UInt8] {
-        guard bytes.contains(UInt8(ascii: "&")) else { return bytes }
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "&") else {
-                result.append(byte)
-                index += 1
-                continue
-            }
-            var end = index + 1
-            while end < bytes.count, end - index <= 33, bytes[end] != UInt8(ascii: ";"),
-                isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "#")
-            {
-                end += 1
-            }
-            if end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1,
-                let scalar = decode(bytes[(index + 1)..<end])
-            {
-                result.append(contentsOf: String(scalar).utf8)
-                index = end + 1
-            } else {
-                result.append(byte)
-                index += 1
-            }
-        }
-        return result
-    }
-
-    private static func decode(_ name: some Collection<UInt8>) -> Unicode.Scalar? {
-        if name.first == UInt8(ascii: "#") {
-            let digits = name.dropFirst()
-            let isHex = digits.first == UInt8(ascii: "x") || digits.first == UInt8(ascii: "X")
-            let text =
-                isHex ? String(decoding: digits.dropFirst(), as: UTF8.self) : String(decoding: digits, as: UTF8.self)
-            return UInt32(text, radix: isHex ? 16 : 10).flatMap(Unicode.Scalar.init)
-        }
-        let text = String(decoding: name, as: UTF8.self)
-        switch text {
-        case "lt": return "<"
-        case "gt": return ">"
-        case "amp": return "&"
-        case "quot": return "\""
-        case "apos": return "'"
-        default: return HTMLEntities.named[text]
-        }
-    }
-
     /// Whether RSS text reads as HTML: it has a closing tag or a character reference, every
     /// tag is a known HTML element, and every named reference is an HTML entity.
     static func looksLikeHTML(_ text: String) -> Bool {
@@ -283,7 +222,9 @@ enum FeedText {
                 let isEnd = index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/")
                 var end = isEnd ? index + 2 : index + 1
                 let start = end
-                while end < bytes.count, isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "_") { end += 1 }
+                while end < bytes.count, ByteScan.isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "_") {
+                    end += 1
+                }
                 if end > start {
                     if !isHTMLElement(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return false }
                     if isEnd, end < bytes.count, bytes[end] == UInt8(ascii: ">") { hasCloseTagOrReference = true }
@@ -294,7 +235,9 @@ enum FeedText {
                 let isNumeric = end < bytes.count && bytes[end] == UInt8(ascii: "#")
                 if isNumeric { end += 1 }
                 let start = end
-                while end < bytes.count, isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "_") { end += 1 }
+                while end < bytes.count, ByteScan.isAlphanumeric(bytes[end]) || bytes[end] == UInt8(ascii: "_") {
+                    end += 1
+                }
                 if end > start, end < bytes.count, bytes[end] == UInt8(ascii: ";") {
                     hasCloseTagOrReference = true
                     let name = String(decoding: bytes[start..<end], as: UTF8.self)
@@ -314,6 +257,8 @@ enum FeedText {
     }
 
     // MARK: - Bytes
+
+    private static let commentClose = Array("-->".utf8)
 
     /// The `>` that ends the tag starting at `start`, skipping quoted attribute values (a quote
     /// opens one only after `=`).
@@ -336,44 +281,12 @@ enum FeedText {
         return nil
     }
 
-    private static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        var index = start
-        while index < bytes.count {
-            if bytes[index] == byte { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    private static func find(_ needle: String, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        let pattern = Array(needle.utf8)
-        guard start < bytes.count else { return nil }
-        var index = start
-        while index + pattern.count <= bytes.count {
-            if bytes[index] == pattern[0], bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
-                return index
-            }
-            index += 1
-        }
-        return nil
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-    }
-
-    private static func lowercase(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-    }
-
     /// Whether `name` (in any case) is one of ``htmlElements``: compared on the bytes, among the
     /// names of its length.
     private static func isHTMLElement(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard name.count < htmlElementsByLength.count else { return false }
         return htmlElementsByLength[name.count].contains { candidate in
-            zip(candidate, name).allSatisfy { $0 == lowercase($1) }
+            zip(candidate, name).allSatisfy { $0 == ByteScan.lowercase($1) }
         }
     }
 

@@ -3,21 +3,19 @@ import Foundation
 
 /// JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1).
 enum JSONFeedReader {
-    /// What a document's first bytes show it to be.
-    enum Kind {
-        case jsonFeed, otherJSON, notJSON
+    /// Whether a document that starts with `head` is JSON: its first byte after white space
+    /// (and a byte order mark) is `{` or `[`, which no XML document starts with.
+    static func startsLikeJSON(_ head: [UInt8]) -> Bool {
+        let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
+        guard let first = text.first(where: { !ByteScan.isSpace($0) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
-    /// A JSON Feed by its content type or its `version` (`https://jsonfeed.org/version/1.1`)
-    /// in `head`; other JSON (which no feed format is); or not JSON at all.
-    static func kind(of head: [UInt8], contentType: String?) -> Kind {
-        let (mediaType, _) = FeedEncoding.parse(contentType)
-        if mediaType == "application/feed+json" { return .jsonFeed }
-        let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
-        guard let first = text.first(where: { !XMLTokenizer.isSpace($0) }),
-            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-        else { return .notJSON }
-        return text.firstRange(of: "jsonfeed.org/version".utf8) != nil ? .jsonFeed : .otherJSON
+    /// Whether a JSON document is a JSON Feed: by its content type, or by its `version`
+    /// (`https://jsonfeed.org/version/1.1`) in its first 4 KiB.
+    static func isJSONFeed(_ bytes: [UInt8], contentType: String?) -> Bool {
+        if FeedEncoding.parse(contentType).0 == "application/feed+json" { return true }
+        return bytes.prefix(4096).firstRange(of: "jsonfeed.org/version".utf8) != nil
     }
 
     static func parse(_ data: Data, baseURL: URL?) throws(FeedError) -> Feed {

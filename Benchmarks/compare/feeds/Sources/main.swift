@@ -10,9 +10,14 @@ import FoundationXML
 ///     feed-bench stream FILE   Courier's FeedParser, entries streamed from 64 KiB reads
 ///     feed-bench tree FILE     the baseline: XMLParser (libxml2) builds the whole document tree, then
 ///                              entries are read from it (as FeedKit-style parsers do)
+///     feed-bench scale         hostile documents of 1 to 8 MB: time per size, ratio per doubling
 ///
 /// Prints the number of entries and the characters of all titles (so no work is skipped).
 let arguments = CommandLine.arguments
+if arguments.count == 2, arguments[1] == "scale" {
+    await Scaling.run()
+    exit(0)
+}
 guard arguments.count == 3, let handle = FileHandle(forReadingAtPath: arguments[2]) else {
     FileHandle.standardError.write(Data("usage: feed-bench stream|tree FILE\n".utf8))
     exit(2)

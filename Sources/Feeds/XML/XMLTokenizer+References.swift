@@ -1,0 +1,119 @@
+/// The document type's internal subset, and entity and character references.
+extension XMLTokenizer {
+    /// `<!DOCTYPE …>` with an internal subset, or another `<!…>` declaration (skipped).
+    mutating func declaration(final: Bool) throws(FeedError) -> Bool {
+        var index = position + 2
+        var quote: UInt8?
+        var bracketDepth = 0
+        if scan.kind == .declaration {
+            index = max(index, position + scan.offset)
+            quote = scan.quote
+            bracketDepth = scan.brackets
+        }
+        while index < buffer.count {
+            let byte = buffer[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                bracketDepth += 1
+            } else if byte == UInt8(ascii: "]") {
+                bracketDepth = max(0, bracketDepth - 1)
+            } else if byte == UInt8(ascii: ">"), bracketDepth == 0 {
+                let body = buffer[(position + 2)..<index]
+                if body.starts(with: "DOCTYPE".utf8), let open = body.firstIndex(of: UInt8(ascii: "[")) {
+                    declareEntities(in: body[(open + 1)...])
+                }
+                position = index + 1
+                return true
+            }
+            index += 1
+        }
+        suspend(.declaration, at: index, quote: quote, brackets: bracketDepth)
+        return incomplete(final: final, what: "declaration")
+    }
+
+    /// Reads `<!ENTITY name "value">` declarations; external ones (`SYSTEM`, `PUBLIC`) are
+    /// recorded but never fetched, and parameter entities are ignored.
+    mutating func declareEntities(in subset: ArraySlice<UInt8>) {
+        var rest = subset
+        while let start = rest.firstRange(of: "<!ENTITY".utf8) {
+            rest = rest[start.upperBound...].drop(while: ByteScan.isSpace)
+            if rest.first == UInt8(ascii: "%") { continue }
+            let nameEnd = rest.firstIndex(where: ByteScan.isSpace) ?? rest.endIndex
+            let name = String(decoding: rest[..<nameEnd], as: UTF8.self)
+            rest = rest[nameEnd...].drop(while: ByteScan.isSpace)
+            if rest.starts(with: "SYSTEM".utf8) || rest.starts(with: "PUBLIC".utf8) {
+                externalEntities.insert(name)
+                continue
+            }
+            guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { continue }
+            let value = rest.dropFirst()
+            guard let close = value.firstIndex(of: quote) else { continue }
+            if entities[name] == nil { entities[name] = Array(value[..<close]) }
+            rest = value[(close + 1)...]
+        }
+    }
+
+    /// `bytes` with character and entity references replaced.
+    mutating func decodeReferences(_ bytes: ArraySlice<UInt8>, depth: Int = 0) throws(FeedError) -> [UInt8] {
+        guard bytes.contains(UInt8(ascii: "&")) else { return Array(bytes) }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "&") else {
+                // The run up to the next reference, at once.
+                let end = bytes[index...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+                result.append(contentsOf: bytes[index..<end])
+                index = end
+                continue
+            }
+            guard let (range, next) = CharacterReference.name(in: bytes, at: index) else {
+                problem("a bare '&'")
+                result.append(byte)
+                index += 1
+                continue
+            }
+            index = next
+            if let predefined = CharacterReference.predefined(bytes[range]) {
+                result.append(predefined)
+                continue
+            }
+            let name = String(decoding: bytes[range], as: UTF8.self)
+            if bytes[range.lowerBound] == UInt8(ascii: "#") {
+                guard let scalar = CharacterReference.numeric(bytes[range]) else {
+                    problem("the character reference &\(name); names no character")
+                    result.append(contentsOf: "\u{FFFD}".utf8)
+                    continue
+                }
+                result.append(contentsOf: String(scalar).utf8)
+                continue
+            }
+            if let value = entities[name] {
+                guard depth < 8 else { throw .limitExceeded(.entityNesting(8)) }
+                let expanded = try decodeReferences(value[...], depth: depth + 1)
+                expansion += expanded.count
+                if expansion > limits.maximumEntityExpansion {
+                    throw .limitExceeded(.entityExpansion(limits.maximumEntityExpansion))
+                }
+                result.append(contentsOf: expanded)
+                continue
+            }
+            if externalEntities.contains(name) {
+                problem("the external entity &\(name); is not loaded")
+                continue
+            }
+            if let scalar = HTMLEntities.named[name] {
+                problem("the HTML entity &\(name); is not defined in XML")
+                result.append(contentsOf: String(scalar).utf8)
+                continue
+            }
+            problem("the undefined entity &\(name);")
+            result.append(contentsOf: "&\(name);".utf8)
+        }
+        return result
+    }
+}
