@@ -4,8 +4,15 @@ enum FeedText {
     /// `html` without its markup: tags, comments and processing instructions removed, the
     /// content of `script` and `style` dropped, references decoded, white space collapsed.
     static func plainText(fromHTML html: String) -> String {
+        var scanned = 0
+        return plainText(fromHTML: html, scanned: &scanned)
+    }
+
+    /// ``plainText(fromHTML:)``, adding to `scanned` how many bytes the searches for the ends of
+    /// tags and comments looked at (linear in the text, whatever it holds: the tests check it).
+    static func plainText(fromHTML html: String, scanned: inout Int) -> String {
         var output = TextBuilder(capacity: html.utf8.count)
-        withBytes(of: html) { appendPlainText(of: $0, to: &output) }
+        withBytes(of: html) { appendPlainText(of: $0, to: &output, scanned: &scanned) }
         return output.string
     }
 
@@ -16,7 +23,11 @@ enum FeedText {
     /// when a quote never closes, the first `>` ends the tag instead, and so for every later
     /// tag (a quote-aware search from there would run to the end again: quadratic); when there
     /// is no `>` at all, the rest is text.
-    private static func appendPlainText(of bytes: UnsafeBufferPointer<UInt8>, to output: inout TextBuilder) {
+    private static func appendPlainText(
+        of bytes: UnsafeBufferPointer<UInt8>,
+        to output: inout TextBuilder,
+        scanned: inout Int
+    ) {
         var index = 0
         let count = bytes.count
         var skippingUntil: [UInt8]?
@@ -48,7 +59,9 @@ enum FeedText {
             if index + 3 < count, bytes[index + 1] == UInt8(ascii: "!"), bytes[index + 2] == UInt8(ascii: "-"),
                 bytes[index + 3] == UInt8(ascii: "-")
             {
-                index = ByteScan.index(of: Self.commentClose, in: bytes, from: index + 4).map { $0 + 3 } ?? count
+                let end = ByteScan.index(of: Self.commentClose, in: bytes, from: index + 4).map { $0 + 3 } ?? count
+                scanned += end - index
+                index = end
                 continue
             }
             let isEnd = index + 1 < count && bytes[index + 1] == UInt8(ascii: "/")
@@ -61,10 +74,15 @@ enum FeedText {
                 index += 1
                 continue
             }
-            var close = quotesUnclosed ? nil : tagEnd(in: bytes, from: index)
+            var close: Int?
+            if !quotesUnclosed {
+                close = tagEnd(in: bytes, from: index)
+                scanned += (close ?? count) - index
+            }
             if close == nil {
                 quotesUnclosed = true
                 close = ByteScan.index(of: UInt8(ascii: ">"), in: bytes, from: index + 1)
+                scanned += (close ?? count) - index
             }
             guard let close else {
                 tagsEnded = true

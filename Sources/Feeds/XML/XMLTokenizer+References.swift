@@ -10,6 +10,8 @@ extension XMLTokenizer {
             quote = scan.quote
             bracketDepth = scan.brackets
         }
+        let scanStart = index
+        defer { scanned += index - scanStart }
         while index < buffer.count {
             let byte = buffer[index]
             if let open = quote {

@@ -24,6 +24,9 @@ struct XMLTokenizer {
     /// next chunk resumes there: scanning the token again from its start on every chunk made
     /// input trickled in small pieces quadratic in the token's length.
     var scan = PendingScan()
+    /// How many bytes the searches for the ends of tokens have looked at: linear in the input
+    /// whatever it holds, however it is cut (the tests check it).
+    var scanned = 0
 
     init(limits: XMLLimits = XMLLimits()) {
         self.limits = limits
@@ -60,6 +63,7 @@ struct XMLTokenizer {
             } else {
                 let from = resume(.text, at: position)
                 let end = ByteScan.index(of: UInt8(ascii: "<"), in: buffer, from: from) ?? buffer.count
+                scanned += end - from
                 if end == buffer.count, !final {
                     guard end - position > limits.maximumTokenSize else {
                         suspend(.text, at: end)
@@ -192,10 +196,15 @@ struct XMLTokenizer {
         let needle = Array(terminator.utf8)
         guard let first = needle.first, start <= buffer.count else { return nil }
         var index = max(start, resume(kind, at: position))
+        let scanStart = index
         while let found = ByteScan.index(of: first, in: buffer, from: index) {
-            if buffer[found...].starts(with: needle) { return found }
+            if buffer[found...].starts(with: needle) {
+                scanned += found + needle.count - scanStart
+                return found
+            }
             index = found + 1
         }
+        scanned += buffer.count - scanStart
         // The last bytes may be the start of the terminator: look at them again next time.
         suspend(kind, at: max(start, buffer.count - (needle.count - 1)))
         return nil
@@ -209,6 +218,8 @@ struct XMLTokenizer {
             index = max(start, position + scan.offset)
             quote = scan.quote
         }
+        let scanStart = index
+        defer { scanned += index - scanStart }
         while index < buffer.count {
             let byte = buffer[index]
             if let open = quote {
