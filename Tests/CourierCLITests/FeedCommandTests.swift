@@ -97,6 +97,20 @@ struct FeedCommandTests {
         )
     }
 
+    @Test func anErrorAfterSomeEntriesLeavesWholeJSON() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("deep-\(UUID().uuidString).xml")
+        // Entries in the first 64 KiB are printed before the nesting past the limit is read.
+        let items = String(repeating: "<item><title>A</title></item>", count: 3000)
+        let deep = String(repeating: "<x>", count: 300)
+        try Data("<rss><channel><title>T</title>\(items)<item>\(deep)".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await Courier.run("feed", file.path, "--json")
+        #expect(result.status == 6)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(((object["entries"] as? [[String: Any]])?.count ?? 0) > 1000)
+        #expect((object["error"] as? String)?.contains("Elements nest deeper than 256 levels") == true)
+    }
+
     @Test func aMissingFileIsAUsageError() async throws {
         let result = try await Courier.run("feed", "/no/such/feed.xml")
         #expect(result.status == 2)

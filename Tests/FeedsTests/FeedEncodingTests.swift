@@ -113,6 +113,27 @@ struct FeedEncodingTests {
         #expect(titles == ["Ñ¨ España"])
     }
 
+    @Test func aLoneSurrogateInUTF16KeepsTheRestAligned() async throws {
+        // UTF-16LE: "<rss><channel><title>a", a lone low surrogate (DC00), "b</title>…".
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        func utf16(_ text: String) { for unit in text.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] } }
+        utf16("<rss><channel><title>a")
+        bytes += [0x00, 0xDC]
+        utf16("b</title></channel></rss>")
+        // A stream keeps reading UTF-16 after it; a whole document falls back as feedparser does.
+        var iterator = FeedParser().entries(in: Counted(bytes: bytes, size: 7)).makeAsyncIterator()
+        while try await iterator.next() != nil {}
+        #expect(iterator.feed.title == "a\u{FFFD}b")
+        #expect(iterator.feed.problem == "the document is not valid utf-16le (bytes 0 DC); read leniently")
+    }
+
+    @Test func theFeedsLinkIsKnownBeforeItEnds() async throws {
+        let xml = "<rss><channel><link>http://x/</link><item><title>a</title></item><item><title>b</title></item>"
+        var iterator = FeedParser().entries(in: Counted(bytes: Array(xml.utf8), size: 8)).makeAsyncIterator()
+        _ = try await iterator.next()
+        #expect(iterator.feed.link == "http://x/")
+    }
+
     @Test func c1ControlsReadAsWindows1252InsideRunsOfText() throws {
         // U+0082 and U+0093 are what windows-1252's ‚ and “ become when read as ISO-8859-1.
         let feed = try FeedParser().parse(
@@ -161,7 +182,7 @@ struct FeedErrorTests {
                 .notAFeed("an XML document whose root element is <svg>")
             ),
             (#"{"items": [1, 2]}"#, nil, .notAFeed("JSON without a JSON Feed version")),
-            ("[1, 2]", "application/json", .notAFeed("JSON without a JSON Feed version")),
+            ("[1, 2]", "application/json", .notAFeed("JSON whose top level is not an object")),
             (
                 #"{"version": "https://jsonfeed.org/version/1.1", "items": [}"#, nil,
                 .notWellFormed(reason: "expected a value, found '}'", line: 1, column: 59)
@@ -185,6 +206,41 @@ struct FeedErrorTests {
         let parser = FeedParser(limits: XMLLimits(maximumDocumentSize: 1000))
         #expect(throws: FeedError.limitExceeded(.documentSize(1000))) { try parser.parse(Data(json.utf8)) }
         #expect(try FeedParser().parse(Data(json.utf8)).entries.count == 100)
+    }
+
+    @Test func strayElementsAroundAFeedDoNotRefuseIt() throws {
+        let documents = [
+            #"<rss version="2.0"><channel><item><title>A</title></item></channel></rss><script src="x"></script>"#,
+            "<b>Warning</b>: something<br />\n<rss><channel><item><title>A</title></item></channel></rss>",
+            #"<entry xmlns="http://www.w3.org/2005/Atom"><title>A</title></entry>"#,
+        ]
+        for document in documents {
+            let feed = try FeedParser().parse(Data(document.utf8))
+            #expect(feed.entries.map(\.title) == ["A"], "\(document)")
+        }
+    }
+
+    @Test func aJSONFeedIsKnownByItsVersionWhereverItIs() throws {
+        let items = (0..<200).map { #"{"id": "\#($0)", "title": "t\#($0)"}"# }.joined(separator: ",")
+        let json = #"{"items": [\#(items)], "version": "https://jsonfeed.org/version/1.1"}"#
+        #expect(try FeedParser().parse(Data(json.utf8), contentType: "application/json").entries.count == 200)
+    }
+
+    @Test func entitiesOfNothingStillCountTowardTheExpansionLimit() {
+        let references = String(repeating: "&z;", count: 2000)
+        let uses = String(repeating: "&a;", count: 2000)
+        let xml =
+            #"<!DOCTYPE rss [<!ENTITY z ""><!ENTITY a "\#(references)">]><rss><channel><title>\#(uses)</title></channel></rss>"#
+        #expect(throws: FeedError.limitExceeded(.entityExpansion(1 << 20))) { try FeedParser().parse(Data(xml.utf8)) }
+    }
+
+    @Test func aDeviceIsReadAsAStreamAndStopsAtALimit() async throws {
+        let zeros = try #require(FileHandle(forReadingAtPath: "/dev/zero"))
+        defer { try? zeros.close() }
+        let parser = FeedParser(limits: XMLLimits(maximumTokenSize: 1 << 16))
+        await #expect(throws: FeedError.limitExceeded(.tokenSize(1 << 16))) {
+            for try await _ in parser.entries(in: zeros) {}
+        }
     }
 
     @Test func aMillionUndeclaredPrefixesAreOneProblem() throws {

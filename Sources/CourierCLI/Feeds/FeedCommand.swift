@@ -83,7 +83,7 @@ struct FeedCommand: AsyncParsableCommand {
     /// would wait for more input.
     private func show<Chunks: AsyncSequence>(_ entries: FeedEntries<Chunks>) async throws {
         var iterator = entries.makeAsyncIterator()
-        var output = FeedOutput(mode: json ? .json : jsonLines ? .jsonLines : .list)
+        var output = FeedOutput(mode: json ? .json : jsonLines ? .jsonLines : .list, limitedToNone: limit == 0)
         do {
             if limit == 0 {
                 _ = try await iterator.next()  // the fields before the first entry
@@ -95,12 +95,17 @@ struct FeedCommand: AsyncParsableCommand {
                     if iterator.readyCount == 0 { output.flush() }
                 }
             }
-        } catch let error as FeedError {
-            output.flush()
-            throw CommandFailure("\(source) cannot be read as a feed: \(error.message)", status: .invalidResponse)
-        } catch let error as RequestError {
-            output.flush()
-            throw CommandFailure(error)
+        } catch {
+            // What was printed stays a whole document: `--json` ends with the error in it.
+            let failure: CommandFailure =
+                switch error {
+                case let error as FeedError:
+                    CommandFailure("\(source) cannot be read as a feed: \(error.message)", status: .invalidResponse)
+                case let error as RequestError: CommandFailure(error)
+                default: CommandFailure("Cannot read \(source): \(error.localizedDescription).", status: .usage)
+                }
+            output.finish(iterator.feed, error: failure.message)
+            throw failure
         }
         output.finish(iterator.feed)
     }

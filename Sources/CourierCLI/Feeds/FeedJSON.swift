@@ -45,7 +45,7 @@ struct FeedJSON {
 
     /// The feed's own fields, as the members that end the `--json` document (each on its
     /// line, indented by two spaces, then the closing brace).
-    mutating func feedFields(_ feed: Feed) {
+    mutating func feedFields(_ feed: Feed, error: String? = nil) {
         let separator = Array(",\n  ".utf8)
         func next(_ name: String) {
             bytes.append(contentsOf: separator)
@@ -60,13 +60,17 @@ struct FeedJSON {
             optional(value)
         }
         next("updated")
-        if let updated = feed.updated { string(Self.iso8601(updated)) } else { bytes.append(contentsOf: "null".utf8) }
+        optional(feed.updated.flatMap(Self.iso8601))
         next("authors")
         peopleArray(feed.authors)
         next("wellFormed")
         bytes.append(contentsOf: (feed.isWellFormed ? "true" : "false").utf8)
         next("problem")
         optional(feed.problem)
+        if let error {
+            next("error")
+            string(error)
+        }
         bytes.append(contentsOf: "\n}\n".utf8)
     }
 
@@ -96,7 +100,7 @@ struct FeedJSON {
 
     private mutating func date(_ name: String, _ value: Date?, _ first: inout Bool) {
         key(name, &first)
-        if let value { string(Self.iso8601(value)) } else { bytes.append(contentsOf: "null".utf8) }
+        optional(value.flatMap(Self.iso8601))
     }
 
     private mutating func people(_ name: String, _ people: [Person], _ first: inout Bool) {
@@ -178,11 +182,11 @@ struct FeedJSON {
         flush(to: text.count)
     }
 
-    /// `2003-12-13T18:30:02Z`: the instant in UTC, whole seconds.
-    static func iso8601(_ date: Date) -> String {
-        // Feed dates are years 1 to 9999 or so; anything beyond a million years is not a date.
+    /// `2003-12-13T18:30:02Z`: the instant in UTC, whole seconds; a year past 9999 with its
+    /// sign (`+10000-…`, ISO 8601's expanded form); `nil` beyond a million years.
+    static func iso8601(_ date: Date) -> String? {
         let interval = date.timeIntervalSince1970
-        guard interval.isFinite, abs(interval) < 3e13 else { return "\(interval)" }
+        guard interval.isFinite, abs(interval) < 3e13 else { return nil }
         let seconds = Int(interval.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let time = seconds - days * 86_400
@@ -197,9 +201,9 @@ struct FeedJSON {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-        let yearText =
-            year >= 0 && year < 10_000
-            ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+        let digits = String(abs(year))
+        let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        let yearText = year < 0 ? "-" + padded : year >= 10_000 ? "+" + padded : padded
         return "\(yearText)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
     }
 }

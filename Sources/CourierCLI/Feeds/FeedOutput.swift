@@ -11,11 +11,14 @@ struct FeedOutput {
     static let titleWidth = 60
 
     let mode: Mode
+    /// `--limit 0`: the feed's fields only, so no entries is not news.
+    let limitedToNone: Bool
     private var writer = FeedJSON()
     private var count = 0
 
-    init(mode: Mode) {
+    init(mode: Mode, limitedToNone: Bool = false) {
         self.mode = mode
+        self.limitedToNone = limitedToNone
     }
 
     /// Adds an entry; `feed` is the feed's fields read so far (the list's title line).
@@ -24,7 +27,7 @@ struct FeedOutput {
         switch mode {
         case .list:
             if count == 0 { header(feed) }
-            let date = (entry.published ?? entry.updated).map { String(FeedJSON.iso8601($0).prefix(10)) } ?? ""
+            let date = (entry.published ?? entry.updated).flatMap(FeedJSON.iso8601).map { String($0.prefix(10)) } ?? ""
             let title = Self.fitted(TerminalText.escaped(entry.title ?? "(untitled)", as: .line))
             var line = date.padding(toLength: 10, withPad: " ", startingAt: 0) + "  " + title
             if let link = entry.link { line += "  " + TerminalText.escaped(link, as: .line) }
@@ -40,21 +43,22 @@ struct FeedOutput {
         if writer.bytes.count >= 1 << 16 { flush() }
     }
 
-    /// Ends the output: the JSON document's feed fields, or the list's notes.
-    mutating func finish(_ feed: Feed) {
+    /// Ends the output: the JSON document's feed fields (and the `error` that ended the reading,
+    /// if one did), or the list's notes.
+    mutating func finish(_ feed: Feed, error: String? = nil) {
         switch mode {
         case .list:
             if count == 0, let title = feed.title { writer.append(TerminalText.escaped(title, as: .line) + "\n") }
             flush()
-            if count == 0 { Terminal.error("The feed has no entries.") }
+            if count == 0, !limitedToNone, error == nil { Terminal.error("The feed has no entries.") }
         case .json:
             writer.append(count == 0 ? "{\n  \"entries\": []" : "\n  ]")
-            writer.feedFields(feed)
+            writer.feedFields(feed, error: error)
             flush()
         case .jsonLines:
             flush()
         }
-        if !feed.isWellFormed {
+        if !feed.isWellFormed, error == nil {
             Terminal.error(
                 "courier: the feed is not well-formed (\(TerminalText.escaped(feed.problem ?? "", as: .line))); read leniently."
             )

@@ -80,10 +80,16 @@ struct FeedDecoder {
     mutating func finish<Failure: Error>(
         emit: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
     ) throws(Failure) {
-        guard !pending.isEmpty else { return }
-        let rest = pending
-        pending = []
-        try rest.withUnsafeBufferPointer { rest throws(Failure) in try run(rest, final: true, emit: emit) }
+        if !pending.isEmpty {
+            let rest = pending
+            pending = []
+            try rest.withUnsafeBufferPointer { rest throws(Failure) in try run(rest, final: true, emit: emit) }
+        }
+        if case .converter(let converter) = mode {
+            var output: [UInt8] = []
+            converter.finish(into: &output)
+            if !output.isEmpty { try output.withUnsafeBufferPointer { output throws(Failure) in try emit(output) } }
+        }
     }
 
     private mutating func run<Failure: Error>(
@@ -154,11 +160,34 @@ struct FeedDecoder {
                     pending = Array(input[start...])
                     return
                 case .incomplete, .invalid:
-                    try fallback(input[start], emit: emit)
-                    start += 1
+                    // A code unit of UTF-16 or UTF-32 is passed over whole, so the rest stays aligned.
+                    let unit = min(unitSize, input.count - start)
+                    if unit > 1 {
+                        try replace(input[start..<(start + unit)], emit: emit)
+                    } else {
+                        try fallback(input[start], emit: emit)
+                    }
+                    start += unit
                 }
             }
         }
+    }
+
+    /// The size of the encoding's code unit: 2 for UTF-16, 4 for UTF-32, 1 otherwise.
+    private var unitSize: Int {
+        encoding.hasPrefix("utf-16") ? 2 : encoding.hasPrefix("utf-32") ? 4 : 1
+    }
+
+    /// A code unit the encoding does not read (a lone surrogate): U+FFFD.
+    private mutating func replace<Failure: Error>(
+        _ unit: some Collection<UInt8>,
+        emit: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void
+    ) throws(Failure) {
+        failed = true
+        sawNonASCII = true
+        let hex = unit.map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+        problem = problem ?? "the document is not valid \(encoding) (bytes \(hex)); read leniently"
+        try emitScalar("\u{FFFD}", emit: emit)
     }
 
     /// A byte the encoding does not read, as windows-1252 reads it.

@@ -109,7 +109,8 @@ enum FeedEncoding {
             prefix = text
         }
         let text = String(decoding: prefix, as: UTF8.self)
-        guard let start = text.range(of: "<?xml"),
+        // The declaration is at the very start, or it is not one (as feedparser reads it).
+        guard text.hasPrefix("<?xml"), let start = text.range(of: "<?xml"),
             let end = text.range(of: "?>", range: start.upperBound..<text.endIndex)
         else { return nil }
         let declaration = text[start.upperBound..<end.lowerBound]

@@ -21,9 +21,15 @@ final class IconvConverter {
     }
 
     private let descriptor: iconv_t
+    /// Where each call writes, reused: a stream of bytes the encoding rejects calls once a byte.
+    private var piece = [UInt8](repeating: 0, count: 1 << 16)
 
     /// A converter from `encoding` (an IANA name), or `nil` when the system does not know it.
     init?(from encoding: String) {
+        // Only a name that looks like one (a charset comes from the network).
+        guard encoding.utf8.count <= 40,
+            encoding.utf8.allSatisfy({ ByteScan.isAlphanumeric($0) || "._:-".utf8.contains($0) })
+        else { return nil }
         let descriptor = iconv_open("UTF-8", encoding)
         guard let descriptor, descriptor != iconv_t(bitPattern: -1) else { return nil }
         self.descriptor = descriptor
@@ -38,7 +44,6 @@ final class IconvConverter {
     func convert(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> (read: Int, stop: Stop) {
         guard let base = input.baseAddress, !input.isEmpty else { return (0, .none) }
         var read = 0
-        var piece = [UInt8](repeating: 0, count: max(256, min(input.count * 4, 1 << 16)))
         while read < input.count {
             var inLeft = input.count - read
             var outLeft = piece.count
@@ -61,5 +66,17 @@ final class IconvConverter {
             }
         }
         return (read, .none)
+    }
+
+    /// Ends the input: what a stateful decoder still holds (a base letter waiting for a
+    /// combining mark) is written out.
+    func finish(into output: inout [UInt8]) {
+        var outLeft = piece.count
+        let result = piece.withUnsafeMutableBufferPointer { out -> Int in
+            var target: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(out.baseAddress)?
+                .assumingMemoryBound(to: CChar.self)
+            return iconv(descriptor, nil, nil, &target, &outLeft)
+        }
+        if result != -1 { output.append(contentsOf: piece[..<(piece.count - outLeft)]) }
     }
 }

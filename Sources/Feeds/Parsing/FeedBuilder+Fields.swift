@@ -72,7 +72,7 @@ extension FeedBuilder {
             if context == .entry {
                 entry?.entry.authors.append(Person(name: name))
             } else {
-                feed.authors.append(Person(name: name))
+                if feed.authors.count < Self.maximumFeedAuthors { feed.authors.append(Person(name: name)) }
             }
         case .category:
             entry?.entry.categories.append(FeedText.collapsingWhitespace(raw))

@@ -63,8 +63,28 @@ struct FeedBuilder {
     /// The first thing found not well-formed (only the first is kept: a million undeclared
     /// prefixes are one problem).
     var problem: String?
-    /// Set when the root element shows the document is not a feed.
-    private(set) var refusal: FeedError?
+    /// The first root element's local name, in lowercase, and whether a feed's element (a
+    /// feed, channel, entry or item) was seen anywhere.
+    var firstRoot: String?
+    var sawFeedElement = false
+
+    /// Set when the document ended with no feed in it: an HTML page, another XML document.
+    /// (A stray element after a feed, or before it, is not well-formed but does not refuse it.)
+    var refusal: FeedError? {
+        guard !sawFeedElement, let firstRoot else { return nil }
+        if firstRoot == "html" { return .notAFeed("an HTML page") }
+        return .notAFeed("an XML document whose root element is <\(firstRoot)>")
+    }
+
+    /// The feed's own fields so far: its link is known before the root element closes.
+    var feedSoFar: Feed {
+        var feed = self.feed
+        if feed.link == nil { feed.link = feedLink.link ?? feedID }
+        return feed
+    }
+
+    /// Feed-level authors kept at most: a feed repeating `<dc:creator>` does not grow memory.
+    static let maximumFeedAuthors = 100
     /// Whether finished entries go into ``feed`` (a whole parse) or ``pendingEntries`` (a stream).
     var retainsEntries = true
     /// Finished entries not yet taken, when streaming.
@@ -168,7 +188,14 @@ struct FeedBuilder {
 
         // Inside a field every element is part of its text (XHTML content, stray markup).
         if capture != nil { return }
-        if stack.count == 1 { startRoot(open, local: local, attributes) }
+        switch element {
+        case .feed, .rss, .rdf, .channel, .entry, .item: sawFeedElement = true
+        default: break
+        }
+        if stack.count == 1, firstRoot == nil {
+            firstRoot = String(local.lowercased().prefix(64))
+            startRoot(open, attributes)
+        }
         if element == .channel, feed.version == nil || feed.version == "rss" { detectRSS10(open) }
         started(open, attributes, parent: parentElement)
     }
@@ -271,7 +298,10 @@ struct FeedBuilder {
     private mutating func end() {
         guard let open = stack.popLast() else { return }
         if open.declaredCount > 0 {
-            for prefix in declaredPrefixes.suffix(open.declaredCount) { namespaces[prefix]?.removeLast() }
+            for prefix in declaredPrefixes.suffix(open.declaredCount) {
+                namespaces[prefix]?.removeLast()
+                if namespaces[prefix]?.isEmpty == true { namespaces[prefix] = nil }
+            }
             declaredPrefixes.removeLast(open.declaredCount)
             recentNames.removeAll()
         }
@@ -303,7 +333,11 @@ struct FeedBuilder {
             if !text.isEmpty { finished.name = text }
         }
         if finished != Person() {
-            if entry != nil { entry?.entry.authors.append(finished) } else { feed.authors.append(finished) }
+            if entry != nil {
+                entry?.entry.authors.append(finished)
+            } else if feed.authors.count < Self.maximumFeedAuthors {
+                feed.authors.append(finished)
+            }
         }
         person = nil
         personDepth = 0
@@ -311,7 +345,7 @@ struct FeedBuilder {
 
     // MARK: - Versions
 
-    private mutating func startRoot(_ open: Open, local: String, _ attributes: [XMLAttribute]) {
+    private mutating func startRoot(_ open: Open, _ attributes: [XMLAttribute]) {
         switch open.element {
         case .feed:
             let version = value("version", in: attributes)
@@ -337,12 +371,7 @@ struct FeedBuilder {
         case .rdf, .channel:
             feed.version = "rss"
         default:
-            // A feed's root in a namespace this does not know is still read; anything else is not a feed.
-            switch local.lowercased() {
-            case "feed", "rss", "rdf", "channel": break
-            case "html": refusal = .notAFeed("an HTML page")
-            default: refusal = .notAFeed("an XML document whose root element is <\(String(local.prefix(64)))>")
-            }
+            break
         }
         if let language = open.language, feed.language == nil { feed.language = language }
     }

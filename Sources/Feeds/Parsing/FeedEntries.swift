@@ -1,5 +1,11 @@
 public import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension FeedParser {
     /// The entries of a feed arriving in chunks, each as soon as its end tag has arrived.
     ///
@@ -21,9 +27,10 @@ extension FeedParser {
     }
 
     /// The entries of a feed file, each as soon as it is read, in memory bounded as for a
-    /// stream. Unlike a stream, the file is checked whole against its encoding first (it is read
-    /// twice when that is needed), so it reads exactly as ``parse(_:baseURL:contentType:)``
-    /// reads it. A handle that cannot seek (a pipe) is read as a stream.
+    /// stream. Unlike a stream, a regular file is first checked whole against its encoding (a
+    /// quick pass that only decodes), so it reads exactly as ``parse(_:baseURL:contentType:)``
+    /// reads it. Anything else (a pipe, a device) or a file past the size limit is read as a
+    /// stream.
     ///
     /// ```swift
     /// let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "feed.xml"))
@@ -35,17 +42,25 @@ extension FeedParser {
         contentType: String? = nil
     ) -> FeedEntries<FileChunks> {
         let start = try? file.offset()
+        let limit = limits.maximumDocumentSize
         let settle = { (choice: FeedEncoding.Choice) -> FeedEncoding.Choice in
-            guard let start, let resume = try? file.offset(), (try? file.seek(toOffset: start)) != nil else {
-                return choice
-            }
+            var status = stat()
+            guard let start, fstat(file.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                Int(status.st_size) - Int(start) <= limit, let resume = try? file.offset()
+            else { return choice }
             defer { try? file.seek(toOffset: resume) }
-            return EncodingCheck.settle(choice) { consume in
-                guard (try? file.seek(toOffset: start)) != nil else { return }
-                while let chunk = try? file.read(upToCount: 1 << 16), !chunk.isEmpty {
-                    guard chunk.withUnsafeBytes({ consume($0.bindMemory(to: UInt8.self)) }) else { return }
+            var complete = true
+            let settled = EncodingCheck.settle(choice) { consume in
+                do {
+                    try file.seek(toOffset: start)
+                    while let chunk = try file.read(upToCount: 1 << 16), !chunk.isEmpty {
+                        guard chunk.withUnsafeBytes({ consume($0.bindMemory(to: UInt8.self)) }) else { return }
+                    }
+                } catch {
+                    complete = false  // a file that cannot be read again is read as a stream
                 }
             }
+            return complete ? settled : choice
         }
         return FeedEntries(
             chunks: FileChunks(file),

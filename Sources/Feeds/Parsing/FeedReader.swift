@@ -24,6 +24,8 @@ struct FeedReader {
     private var tokenizer: XMLTokenizer
     private var builder: FeedBuilder
     private var jsonFeed: Feed?
+    /// The UTF-8 of the piece being read.
+    private var decoded: [UInt8] = []
     /// Checks the encoding chosen from the first bytes against the whole document, when the
     /// whole document can be read before it is parsed (``EncodingCheck``).
     private let settle: ((FeedEncoding.Choice) -> FeedEncoding.Choice)?
@@ -51,7 +53,7 @@ struct FeedReader {
     /// The feed's own fields as read so far, and whether it is well-formed so far; with its
     /// entries when they are kept.
     var feed: Feed {
-        var feed = jsonFeed ?? builder.feed
+        var feed = jsonFeed ?? builder.feedSoFar
         if jsonFeed == nil {
             let problem = decoder.problem ?? tokenizer.firstProblem ?? builder.problem
             feed.isWellFormed = problem == nil
@@ -88,20 +90,19 @@ struct FeedReader {
         if case .undecided = format { try decide() }
         switch format {
         case .json:
-            guard JSONFeedReader.isJSONFeed(json, contentType: contentType) else {
-                throw .notAFeed("JSON without a JSON Feed version")
-            }
-            jsonFeed = try JSONFeedReader.parse(Data(json), baseURL: baseURL)
+            let isFeedType = FeedEncoding.parse(contentType).0 == "application/feed+json"
+            jsonFeed = try JSONFeedReader.parse(Data(json), baseURL: baseURL, requiresVersion: !isFeedType)
             json = []
         default:
-            var decoder = self.decoder
-            try decoder.finish { utf8 throws(FeedError) in try tokenize(utf8) }
-            self.decoder = decoder
+            var rest: [UInt8] = []
+            decoder.finish { rest.append(contentsOf: $0) }
+            try tokenize(rest)
             var local = FeedBuilder(documentBase: nil)
             swap(&local, &builder)
             defer { swap(&local, &builder) }
             try tokenizer.finish { event throws(FeedError) in local.handle(event) }
             _ = local.finish()
+            if let refusal = local.refusal { throw refusal }
         }
         return feed
     }
@@ -132,19 +133,24 @@ struct FeedReader {
         try bytes.withUnsafeBufferPointer { bytes throws(FeedError) in try read(bytes) }
     }
 
+    /// Decodes a piece into ``decoded`` (one buffer, reused), then tokenizes it at once: a
+    /// piece the decoder hands over a byte at a time costs one pass of the tokenizer, not one
+    /// a byte.
     private mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(FeedError) {
-        var decoder = self.decoder
-        self.decoder = FeedDecoder(FeedEncoding.Choice(encoding: "utf-8"))
-        defer { self.decoder = decoder }
-        try decoder.decode(bytes) { utf8 throws(FeedError) in try tokenize(utf8) }
+        decoded.removeAll(keepingCapacity: true)
+        var utf8 = decoded
+        decoded = []
+        decoder.decode(bytes) { utf8.append(contentsOf: $0) }
+        decoded = utf8
+        try tokenize(decoded)
     }
 
     /// Runs UTF-8 through the tokenizer into the builder (swapped out, so neither is copied).
-    private mutating func tokenize(_ utf8: UnsafeBufferPointer<UInt8>) throws(FeedError) {
+    private mutating func tokenize(_ utf8: [UInt8]) throws(FeedError) {
+        guard !utf8.isEmpty else { return }
         var local = FeedBuilder(documentBase: nil)
         swap(&local, &builder)
         defer { swap(&local, &builder) }
         try tokenizer.feed(utf8) { event throws(FeedError) in local.handle(event) }
-        if let refusal = local.refusal { throw refusal }
     }
 }

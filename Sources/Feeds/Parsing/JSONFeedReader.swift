@@ -11,14 +11,11 @@ enum JSONFeedReader {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
-    /// Whether a JSON document is a JSON Feed: by its content type, or by its `version`
-    /// (`https://jsonfeed.org/version/1.1`) in its first 4 KiB.
-    static func isJSONFeed(_ bytes: [UInt8], contentType: String?) -> Bool {
-        if FeedEncoding.parse(contentType).0 == "application/feed+json" { return true }
-        return bytes.prefix(4096).firstRange(of: "jsonfeed.org/version".utf8) != nil
-    }
-
-    static func parse(_ data: Data, baseURL: URL?) throws(FeedError) -> Feed {
+    /// Reads a JSON Feed.
+    ///
+    /// - Parameter requiresVersion: Whether the document must say it is a JSON Feed (a `version`
+    ///   of `https://jsonfeed.org/version/…`): not when its content type did.
+    static func parse(_ data: Data, baseURL: URL?, requiresVersion: Bool = true) throws(FeedError) -> Feed {
         do throws(JSONSyntaxError) {
             try JSONSyntax.validate(Array(data))
         } catch {
@@ -26,6 +23,9 @@ enum JSONFeedReader {
         }
         guard let json = try? JSONValue(parsing: data), case .object = json else {
             throw .notAFeed("JSON whose top level is not an object")
+        }
+        if requiresVersion, json["version"]?.stringValue?.contains("jsonfeed.org/version") != true {
+            throw .notAFeed("JSON without a JSON Feed version")
         }
         func string(_ value: JSONValue?) -> String? { value?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
         func url(_ value: JSONValue?) -> String? { string(value).flatMap { FeedBuilder.resolve($0, against: baseURL) } }

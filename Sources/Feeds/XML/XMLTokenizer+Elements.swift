@@ -52,7 +52,8 @@ extension XMLTokenizer {
                 if !name.isEmpty, attributes.count < Self.maximumAttributes, names.insert(name).inserted {
                     attributes.append(XMLAttribute(name: name, value: name))
                 }
-                if rest.first == first { rest = rest.dropFirst() }
+                // A byte that starts no name (`=`, `/`) is passed over, so the loop moves on.
+                if name.isEmpty, rest.first == first { rest = rest.dropFirst() }
                 continue
             }
             rest = rest.dropFirst().drop(while: ByteScan.isSpace)

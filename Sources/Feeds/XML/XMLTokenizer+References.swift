@@ -2,38 +2,15 @@
 extension XMLTokenizer {
     /// `<!DOCTYPE …>` with an internal subset, or another `<!…>` declaration (skipped).
     mutating func declaration(final: Bool) throws(FeedError) -> Bool {
-        var index = position + 2
-        var quote: UInt8?
-        var bracketDepth = 0
-        if scan.kind == .declaration {
-            index = max(index, position + scan.offset)
-            quote = scan.quote
-            bracketDepth = scan.brackets
+        guard let end = tagEnd(from: position + 2, kind: .declaration, brackets: true) else {
+            return incomplete(final: final, what: "declaration")
         }
-        let scanStart = index
-        defer { scanned += index - scanStart }
-        while index < buffer.count {
-            let byte = buffer[index]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: "[") {
-                bracketDepth += 1
-            } else if byte == UInt8(ascii: "]") {
-                bracketDepth = max(0, bracketDepth - 1)
-            } else if byte == UInt8(ascii: ">"), bracketDepth == 0 {
-                let body = buffer[(position + 2)..<index]
-                if body.starts(with: "DOCTYPE".utf8), let open = body.firstIndex(of: UInt8(ascii: "[")) {
-                    declareEntities(in: body[(open + 1)...])
-                }
-                position = index + 1
-                return true
-            }
-            index += 1
+        let body = buffer[(position + 2)..<end]
+        if body.starts(with: "DOCTYPE".utf8), let open = body.firstIndex(of: UInt8(ascii: "[")) {
+            declareEntities(in: body[(open + 1)...])
         }
-        suspend(.declaration, at: index, quote: quote, brackets: bracketDepth)
-        return incomplete(final: final, what: "declaration")
+        position = end + 1
+        return true
     }
 
     /// Reads `<!ENTITY name "value">` declarations; external ones (`SYSTEM`, `PUBLIC`) are
@@ -96,16 +73,17 @@ extension XMLTokenizer {
             }
             if let value = entities[name] {
                 guard depth < 8 else { throw .limitExceeded(.entityNesting(8)) }
+                // Each expansion counts at least one, so entities of nothing cannot be expanded
+                // for ever without reaching the limit.
+                try count(expansion: 1)
                 let expanded = try decodeReferences(value[...], depth: depth + 1)
-                expansion += expanded.count
-                if expansion > limits.maximumEntityExpansion {
-                    throw .limitExceeded(.entityExpansion(limits.maximumEntityExpansion))
-                }
+                try count(expansion: expanded.count)
                 result.append(contentsOf: expanded)
                 continue
             }
             if externalEntities.contains(name) {
                 problem("the external entity &\(name); is not loaded")
+                try count(expansion: 1)
                 continue
             }
             if let scalar = HTMLEntities.named[name] {
@@ -117,5 +95,13 @@ extension XMLTokenizer {
             result.append(contentsOf: "&\(name);".utf8)
         }
         return result
+    }
+
+    /// Counts entity expansion toward ``XMLLimits/maximumEntityExpansion``.
+    private mutating func count(expansion more: Int) throws(FeedError) {
+        expansion += more
+        if expansion > limits.maximumEntityExpansion {
+            throw .limitExceeded(.entityExpansion(limits.maximumEntityExpansion))
+        }
     }
 }

@@ -210,13 +210,17 @@ struct XMLTokenizer {
         return nil
     }
 
-    /// The index of the `>` that ends a tag starting at `start`, skipping quoted values.
-    mutating func tagEnd(from start: Int, kind: PendingScan.Kind) -> Int? {
+    /// The index of the `>` that ends a tag starting at `start`, skipping quoted values (and,
+    /// with `brackets`, a declaration's `[…]`); `nil`, remembering how far it looked, when the
+    /// end has not arrived yet.
+    mutating func tagEnd(from start: Int, kind: PendingScan.Kind, brackets: Bool = false) -> Int? {
         var quote: UInt8?
+        var depth = 0
         var index = start
         if scan.kind == kind {
             index = max(start, position + scan.offset)
             quote = scan.quote
+            depth = scan.brackets
         }
         let scanStart = index
         defer { scanned += index - scanStart }
@@ -226,12 +230,16 @@ struct XMLTokenizer {
                 if byte == open { quote = nil }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
-            } else if byte == UInt8(ascii: ">") {
+            } else if brackets, byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if brackets, byte == UInt8(ascii: "]") {
+                depth = max(0, depth - 1)
+            } else if byte == UInt8(ascii: ">"), depth == 0 {
                 return index
             }
             index += 1
         }
-        suspend(kind, at: index, quote: quote)
+        suspend(kind, at: index, quote: quote, brackets: depth)
         return nil
     }
 
