@@ -29,6 +29,26 @@ struct FeedRulesTests {
         #expect(try updated(text) == expected)
     }
 
+    /// FeedRules' precedence: the first title even if empty, the first media:title with text,
+    /// the last subtitle, every category.
+    @Test func eachFieldTakesTheOccurrenceItsRuleSays() throws {
+        let media = "xmlns:media='http://search.yahoo.com/mrss/'"
+        let feed = try FeedParser().parse(
+            Data(
+                """
+                <rss \(media)><channel><description>a</description><description>b</description>
+                <item><title></title><title>second</title></item>
+                <item><media:title></media:title><media:title>M</media:title><media:title>N</media:title>
+                <category>x</category><category>y</category></item>
+                </channel></rss>
+                """.utf8
+            )
+        )
+        #expect(feed.subtitle == "b")
+        #expect(feed.entries.map(\.title) == [nil, "M"])
+        #expect(feed.entries.last?.categories == ["x", "y"])
+    }
+
     @Test func unreadableDatesAreNil() throws {
         #expect(try updated("yesterday") == nil)
         #expect(try updated("2003-13-45") == nil)

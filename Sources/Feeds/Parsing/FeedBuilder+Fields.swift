@@ -15,6 +15,12 @@ extension FeedBuilder {
         }
         let context: FeedRules.Context = entry != nil ? .entry : .feed
         guard let field = FeedRules.field(capture.element, in: context) else { return }
+        // `.first` and `.firstWithText`: once set, a later occurrence is skipped. (`.last` and
+        // `.all` are what the assignments below do: overwrite, append.)
+        let isSet =
+            context == .entry ? entry?.setTargets.contains(field.target) == true : feedSetTargets.contains(field.target)
+        if field.precedence == .first || field.precedence == .firstWithText, isSet { return }
+        if field.precedence != .firstWithText { markSet(field.target, in: context) }
         switch field.target {
         case .title, .mediaTitle, .subtitle, .summary:
             let value = text(raw, capture)
@@ -79,17 +85,20 @@ extension FeedBuilder {
         }
     }
 
-    /// Sets a text field with its precedence.
+    private mutating func markSet(_ target: FeedRules.Target, in context: FeedRules.Context) {
+        if context == .entry { entry?.setTargets.insert(target) } else { feedSetTargets.insert(target) }
+    }
+
+    /// Sets a text field (its precedence is applied before: a field skipped is not set).
     private mutating func set(_ field: FeedRules.Field, _ value: String?) {
         switch field.target {
         case .title where entry != nil:
-            if field.precedence == .last || entry?.titleSet == false { entry?.entry.title = value }
-            entry?.titleSet = true
+            entry?.entry.title = value
         case .title:
-            if field.precedence == .last || !feedTitleSet { feed.title = value }
-            feedTitleSet = true
+            feed.title = value
         case .mediaTitle:
-            if entry?.mediaTitle == nil { entry?.mediaTitle = value }
+            entry?.mediaTitle = value
+            if value != nil { markSet(.mediaTitle, in: .entry) }
         case .subtitle:
             feed.subtitle = value
         case .summary:

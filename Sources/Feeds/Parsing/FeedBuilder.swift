@@ -55,7 +55,8 @@ struct FeedBuilder {
         var depth: Int
         var link = LinkChoice()
         var permalink: String?
-        var titleSet = false
+        /// The targets set so far, for ``FeedRules/Precedence/first``.
+        var setTargets: Set<FeedRules.Target> = []
         var mediaTitle: String?
     }
 
@@ -105,7 +106,8 @@ struct FeedBuilder {
     var capture: Capture?
     var entry: EntryState?
     var feedLink = LinkChoice()
-    var feedTitleSet = false
+    /// The feed's targets set so far, for ``FeedRules/Precedence/first``.
+    var feedSetTargets: Set<FeedRules.Target> = []
     var feedID: String?
     var person: Person?
     var personText: [UInt8] = []
@@ -315,7 +317,7 @@ struct FeedBuilder {
         if open.element == .entry || open.element == .item, let state = entry, depth == state.depth {
             var finished = state.entry
             finished.link = state.link.link ?? state.permalink
-            if !state.titleSet { finished.title = state.mediaTitle }
+            if !state.setTargets.contains(.title) { finished.title = state.mediaTitle }
             if retainsEntries { feed.entries.append(finished) } else { pendingEntries.append(finished) }
             entry = nil
         } else if open.element == .author || open.element == .contributor, person != nil, depth == personDepth {

@@ -78,6 +78,8 @@ enum FeedRules {
     enum Precedence {
         /// The first, even if empty (feedparser's titles).
         case first
+        /// The first that has text: an empty one does not count.
+        case firstWithText
         /// The last.
         case last
         /// Every one, in order.
@@ -99,7 +101,7 @@ enum FeedRules {
     private static let fieldTable: [Field?] = {
         let rows: [(Element, Context, Target, Precedence)] = [
             (.title, .feed, .title, .first), (.title, .entry, .title, .first),
-            (.mediaTitle, .entry, .mediaTitle, .first),
+            (.mediaTitle, .entry, .mediaTitle, .firstWithText),
             (.subtitle, .feed, .subtitle, .last), (.description, .feed, .subtitle, .last),
             (.description, .entry, .summary, .last), (.summary, .entry, .summary, .last),
             (.content, .entry, .content, .last),

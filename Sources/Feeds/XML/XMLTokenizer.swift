@@ -194,17 +194,13 @@ struct XMLTokenizer {
     /// search for the same token stopped).
     mutating func find(_ terminator: String, from start: Int, kind: PendingScan.Kind) -> Int? {
         let needle = Array(terminator.utf8)
-        guard let first = needle.first, start <= buffer.count else { return nil }
-        var index = max(start, resume(kind, at: position))
-        let scanStart = index
-        while let found = ByteScan.index(of: first, in: buffer, from: index) {
-            if buffer[found...].starts(with: needle) {
-                scanned += found + needle.count - scanStart
-                return found
-            }
-            index = found + 1
+        guard start <= buffer.count else { return nil }
+        let from = max(start, resume(kind, at: position))
+        if let found = ByteScan.index(of: needle, in: buffer, from: from) {
+            scanned += found + needle.count - from
+            return found
         }
-        scanned += buffer.count - scanStart
+        scanned += buffer.count - from
         // The last bytes may be the start of the terminator: look at them again next time.
         suspend(kind, at: max(start, buffer.count - (needle.count - 1)))
         return nil
