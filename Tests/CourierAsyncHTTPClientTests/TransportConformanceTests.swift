@@ -498,7 +498,9 @@ struct TransportConformanceTests {
             )
             switch transport {
             case .asyncHTTPClient:
-                try await AsyncHTTPClientTransport.withTransport { transport in
+                // The connection and its TLS handshake get the same margin as the request.
+                let settings = AsyncHTTPClientTransport.Configuration(connectTimeout: timeout)
+                try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
                     try await body(HTTPClient(transport: transport, configuration: configuration), server)
                 }
             case .urlSession:

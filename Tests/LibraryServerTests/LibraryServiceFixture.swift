@@ -53,7 +53,8 @@ enum LibraryServiceFixture {
             var iterator = urls.makeAsyncIterator()
             guard let url = await iterator.next() else { throw CancellationError() }
             return try await AsyncHTTPClientTransport.withTransport { transport in
-                try await body(LibraryClient(service: url, transport: transport), url)
+                // A margin for a loaded machine: no test waits for it, each request ends at its answer.
+                try await body(LibraryClient(service: url, transport: transport, timeout: .seconds(60)), url)
             }
         }
     }
