@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "CourierImages", targets: ["CourierImages"]),
         .library(name: "StoreSearch", targets: ["StoreSearch"]),
         .library(name: "Favorites", targets: ["Favorites"]),
+        .library(name: "CourierApp", targets: ["CourierApp"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
     ],
     dependencies: [
@@ -137,10 +138,35 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // `courier app`: the chapters' apps in a browser, on Hummingbird. The engine knows nothing of it.
+        .target(
+            name: "CourierApp",
+            dependencies: [
+                "Courier",
+                "CourierImages",
+                "CourierTesting",
+                "Favorites",
+                "Feeds",
+                "GitWire",
+                "LibraryKit",
+                "LibraryServer",
+                "StoreSearch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Resources/Web"), .copy("Resources/Examples")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "CourierCLI",
             dependencies: [
                 "Courier",
+                "CourierApp",
                 "CourierAsyncHTTPClient",
                 "CourierImages",
                 "CourierTesting",
@@ -264,6 +290,26 @@ let package = Package(
         .testTarget(
             name: "GitWireTests",
             dependencies: ["CourierTestServer", "GitWire"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CourierAppTests",
+            dependencies: [
+                "Courier",
+                "CourierApp",
+                "CourierCLI",
+                "CourierAsyncHTTPClient",
+                "CourierTestServer",
+                "CourierTesting",
+                "Favorites",
+                "GitWire",
+                "LibraryKit",
+                "LibraryServer",
+                "StoreSearch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

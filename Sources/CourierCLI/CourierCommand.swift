@@ -12,7 +12,7 @@ struct CourierCommand: AsyncParsableCommand {
         subcommands: [
             Get.self, Download.self, Upload.self, Replay.self, FeedCommand.self, LsRemote.self, Serve.self,
             Locations.self,
-            Catalog.self, StoreCommand.self, FamilyCommand.self, MoviesCommand.self,
+            Catalog.self, StoreCommand.self, FamilyCommand.self, MoviesCommand.self, AppCommand.self,
         ]
     )
 

@@ -44,6 +44,28 @@ public final class SearchSession: Sendable {
         }
     }
 
+    /// Searches as ``search(_:category:country:limit:)`` does, unless a search numbered higher
+    /// than `sequence` already started — for searches that can arrive out of order, such as a
+    /// browser's over several connections, each numbered as it was typed.
+    ///
+    /// - Returns: The results, or `nil` when superseded (by a newer search, or arriving after one).
+    public func search(
+        _ term: String,
+        category: StoreCategory = .all,
+        country: String? = nil,
+        limit: Int = StoreAPI.maximumLimit,
+        sequence: Int
+    ) async throws(RequestError) -> SearchResults? {
+        let store = store
+        do {
+            return try await latest.run(sequence: sequence) { () async throws(RequestError) in
+                try await store.search(term, category: category, country: country, limit: limit)
+            }
+        } catch .cancelled {
+            return nil
+        }
+    }
+
     /// Cancels the search in flight; its caller gets `nil`.
     public func cancel() async {
         await latest.cancel()

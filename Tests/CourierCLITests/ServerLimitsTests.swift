@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 

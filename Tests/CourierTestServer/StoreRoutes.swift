@@ -9,10 +9,16 @@ import NIOCore
 ///
 /// - `GET /search?term=&entity=&limit=&country=`: the fixture's items of the entity's kind
 ///   (all for none), at most `limit`; none for the term `nothing`; a term starting with
-///   `sleep:N:` answers after N milliseconds. The raw query is recorded under `search`.
+///   `sleep:N:` answers after N milliseconds. The raw query is recorded under `search`, each
+///   term counted under `search:<term>`. A term held with `events.hold(["search:<term>"])` is
+///   answered only when its client leaves, which is recorded as the disconnect `search:<term>`.
+///   `grid:COUNT:DISTINCT:DELAY` answers COUNT songs whose artwork is DISTINCT images
+///   (`grid<i>-60.png`) each answering after DELAY milliseconds.
 /// - `GET /artwork/{name}-{size}.{png|gif}`: a real `size`×`size` image; a name starting with
 ///   `corrupt` gets an HTML page instead. `?delay_ms=N` waits first. Downloads are counted
-///   under `artwork:<file>`, `304`s under `artwork-304:<file>`.
+///   under `artwork:<file>`, `304`s under `artwork-304:<file>`. A file held with
+///   `events.hold(["artwork:<file>"])` is answered only when its client leaves (the
+///   disconnect `artwork:<file>`).
 enum StoreRoutes {
     static func add(to router: Router<BasicRequestContext>, events: TestServerEvents) {
         router.get("/search") { request, _ in try await search(request, events: events) }
@@ -31,6 +37,12 @@ enum StoreRoutes {
         await events.record(query: request.uri.query ?? "", for: "search")
         let parameters = request.uri.queryParameters
         var term = parameters.get("term") ?? ""
+        _ = await events.hit("search:\(term)")
+        if await events.isHeld("search:\(term)") {
+            try await holdUntilClientLeaves(request, id: "search:\(term)", events: events)
+            return javascript("\n\n\n{\n \"resultCount\":0,\n \"results\": []\n}\n")
+        }
+        if term.hasPrefix("grid:") { return grid(term, request) }
         if term.hasPrefix("hold:") {
             // `hold:NAME:term` answers once the test calls `events.release(NAME)`.
             let parts = term.split(separator: ":", maxSplits: 2)
@@ -83,6 +95,11 @@ enum StoreRoutes {
         events: TestServerEvents
     ) async throws -> Response {
         let file = context.parameters.get("file") ?? ""
+        if await events.isHeld("artwork:\(file)") {
+            _ = await events.hit("artwork-request:\(file)")
+            try await holdUntilClientLeaves(request, id: "artwork:\(file)", events: events)
+            return Response(status: .serviceUnavailable)
+        }
         if let delay = request.uri.queryParameters.get("delay_ms", as: Int.self) {
             try await Task.sleep(for: .milliseconds(delay))
         }
@@ -112,6 +129,38 @@ enum StoreRoutes {
             status: .ok,
             headers: [.contentType: isGIF ? "image/gif" : "image/png", .eTag: tag, .cacheControl: "max-age=0"],
             body: .init(byteBuffer: ByteBuffer(bytes: image))
+        )
+    }
+
+    /// Waits until the client of `request` closes its connection, and records that as the
+    /// disconnect `id`.
+    static func holdUntilClientLeaves(_ request: Request, id: String, events: TestServerEvents) async throws {
+        try await request.body.consumeWithInboundCloseHandler { _ in
+            await events.waitForRelease(id)
+        } onInboundClosed: {
+            Task {
+                await events.recordDisconnect(id)
+                await events.release(id)
+            }
+        }
+    }
+
+    /// `grid:COUNT:DISTINCT:DELAY`: COUNT songs over DISTINCT artwork URLs.
+    private static func grid(_ term: String, _ request: Request) -> Response {
+        let numbers = term.split(separator: ":").dropFirst().map { Int($0) ?? 0 }
+        let count = min(max(numbers.first ?? 0, 0), 10_000)
+        let distinct = max(numbers.count > 1 ? numbers[1] : count, 1)
+        let delay = max(numbers.count > 2 ? numbers[2] : 0, 0)
+        let base = "http://\(request.head.authority ?? "127.0.0.1")"
+        let items = (0..<count).map { index in
+            """
+            {"wrapperType":"track","kind":"song","trackName":"Grid item \(index)","artistName":"Artist \(index % distinct)",\
+            "trackPrice":0.99,"currency":"USD","primaryGenreName":"Pop",\
+            "artworkUrl60":"\(base)/artwork/grid\(index % distinct)-60.png?delay_ms=\(delay)"}
+            """
+        }
+        return javascript(
+            "\n\n\n{\n \"resultCount\":\(count),\n \"results\": [\n\(items.joined(separator: ",\n"))]\n}\n"
         )
     }
 

@@ -12,7 +12,9 @@ import NIOCore
 /// - `GET /3/search/movie?query=&page=`: the fixture movies whose title or original title
 ///   holds every word of the query (case and accents ignored), most popular first, 20 a
 ///   page; `Synthetic N` finds one generated movie (id 10,000,000 + N); `server-error`
-///   answers 500 (status code 11); a page outside 1…500 answers 400 (status code 22).
+///   answers 500 (status code 11); a page outside 1…500 answers 400 (status code 22). A
+///   query held with `events.hold(["tmdb-search:<query>"])` waits for
+///   `events.release("tmdb-search:<query>")`.
 ///   Counted under `tmdb-search`, queries recorded under `tmdb-search`.
 /// - `GET /3/movie/top_rated?page=`: the rated fixture movies by vote average, 5 a page (not
 ///   TMDB's 20) so that paging shows with a small fixture.
@@ -88,6 +90,9 @@ public enum TMDBRoutes {
         _ = await events.hit("tmdb-search")
         await events.record(query: request.uri.query ?? "", for: "tmdb-search")
         let query = formValue("query", in: request.uri.query ?? "") ?? ""
+        if await events.isHeld("tmdb-search:\(query)") {
+            await events.waitForRelease("tmdb-search:\(query)")
+        }
         if query == "server-error" {
             return error(11, "Internal error: Something went wrong, contact TMDB.", status: .internalServerError)
         }

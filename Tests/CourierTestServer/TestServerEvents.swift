@@ -43,6 +43,19 @@ public actor TestServerEvents {
     // MARK: - Holding requests
 
     private var released: Set<String> = []
+    private var held: Set<String> = []
+
+    /// Holds the requests named by `keys` (such as `search:king` for the store's search for
+    /// "king") until their client leaves; see each route for its keys.
+    public func hold(_ keys: Set<String>) {
+        held.formUnion(keys)
+    }
+
+    /// Whether requests named `key` are held.
+    func isHeld(_ key: String) -> Bool { held.contains(key) }
+
+    /// Whether the client of the request tagged `id` closed its connection.
+    public func didDisconnect(_ id: String) -> Bool { disconnected.contains(id) }
 
     /// Lets the requests held under `name` finish.
     public func release(_ name: String) {

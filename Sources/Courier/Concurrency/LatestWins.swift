@@ -18,6 +18,7 @@
 /// ```
 public actor LatestWins<Value: Sendable> {
     private var generation = 0
+    private var newestSequence = Int.min
     private var current: Task<Value, any Error>?
 
     /// Creates an idle instance.
@@ -54,6 +55,21 @@ public actor LatestWins<Value: Sendable> {
         case .failure:
             throw .cancelled
         }
+    }
+
+    /// Runs `operation` as ``run(_:)`` does, unless an operation numbered higher than
+    /// `sequence` already started: for operations that can arrive out of order, such as
+    /// searches a browser sends over several connections, numbered as they were typed.
+    ///
+    /// - Throws: ``RequestError/cancelled`` at once when a higher-numbered operation started
+    ///   before this one arrived; otherwise as ``run(_:)``.
+    public func run(
+        sequence: Int,
+        _ operation: @escaping @Sendable () async throws(RequestError) -> Value
+    ) async throws(RequestError) -> Value {
+        guard sequence > newestSequence else { throw .cancelled }
+        newestSequence = sequence
+        return try await run(operation)
     }
 
     /// Cancels the operation in flight; its caller gets ``RequestError/cancelled``.

@@ -40,11 +40,17 @@ public final class CassettePlayer: Sendable {
         return play(method: method, body: body, contentType: contentType) { Self.target(of: $0) == target }
     }
 
-    /// "GET https://…, POST https://…": what the cassette holds, for error messages.
+    /// "GET https://…, POST https://…": what the cassette holds, for error messages — the
+    /// first ``summaryLimit`` requests and how many more.
     public var summary: String {
-        let recorded = cassette.interactions.map { "\($0.request.method) \($0.request.url)" }
-        return recorded.isEmpty ? "nothing" : recorded.joined(separator: ", ")
+        let recorded = cassette.interactions.prefix(Self.summaryLimit).map { "\($0.request.method) \($0.request.url)" }
+        guard !recorded.isEmpty else { return "nothing" }
+        let more = cassette.interactions.count - recorded.count
+        return recorded.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
     }
+
+    /// How many requests ``summary`` names.
+    public static let summaryLimit = 5
 
     private func play(
         method: String,

@@ -8,11 +8,11 @@ import Darwin
 
 /// A plain TCP connection to a port of 127.0.0.1, for what an HTTP client will not do: stay
 /// silent, or send a `Host` of its choosing. Reads block, so they run on a thread of their own.
-final class RawConnection: Sendable {
+public final class RawConnection: Sendable {
     private let descriptor: Int32
 
     /// Connects to 127.0.0.1:`port`.
-    init(port: Int) throws {
+    public init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
@@ -32,14 +32,15 @@ final class RawConnection: Sendable {
 
     deinit { Glibc.close(descriptor) }
 
-    func send(_ text: String) {
+    /// Sends `text` as it is.
+    public func send(_ text: String) {
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// What arrives within `timeout` seconds — or until what arrived contains `marker` — and
     /// whether the other side closed the connection in that time.
-    func read(for timeout: Int, until marker: String? = nil) async -> (text: String, closed: Bool) {
+    public func read(for timeout: Int, until marker: String? = nil) async -> (text: String, closed: Bool) {
         await withCheckedContinuation { continuation in
             Thread { [descriptor] in
                 var limit = timeval(tv_sec: timeout, tv_usec: 0)

@@ -1,0 +1,68 @@
+public import Courier
+public import CourierImages
+public import Favorites
+public import Foundation
+public import GitWire
+public import LibraryKit
+public import StoreSearch
+
+/// What the app's tabs talk to: each service the chapters use, live or replayed.
+///
+/// ```swift
+/// try await AsyncHTTPClientTransport.withTransport { transport in
+///     let services = try AppServices(
+///         library: LibraryClient(service: libraryURL, transport: transport),
+///         store: StoreClient(transport: transport),
+///         artwork: ImagePipeline(transport: transport, cacheDirectory: nil),
+///         tmdb: TMDBClient(credentials: credentials, transport: transport),
+///         favorites: FavoritesStore(at: databaseURL),
+///         feeds: HTTPClient(transport: transport)
+///     )
+///     try await AppServer(services: services).run(port: 8090)
+/// }
+/// ```
+public struct AppServices: Sendable {
+    /// The library service (seed 000).
+    public var library: LibraryClient
+    /// The store searched by the Store tab (seed 002).
+    public var store: StoreClient
+    /// Loads artwork for the Store tab; only URLs of results the app returned are asked for.
+    public var artwork: ImagePipeline
+    /// Rates favourites and lists the top-rated movies (seeds 001/004).
+    public var tmdb: TMDBClient
+    /// The family's favourites.
+    public var favorites: FavoritesStore
+    /// Fetches the feeds a person asks for; its security policy decides which hosts may be
+    /// reached over cleartext.
+    public var feeds: HTTPClient
+    /// Lists a repository's refs for the Refs tab.
+    public var git: AsyncGitClient
+    /// A feed file offered on the Feed tab, read with no network.
+    public var exampleFeed: URL?
+    /// Lines the page shows about where the data comes from ("Store: a recording…").
+    public var notes: [String]
+
+    /// Services for the app. `git` and the cleartext rules for `git://` come from `feeds`'s
+    /// security policy.
+    public init(
+        library: LibraryClient,
+        store: StoreClient,
+        artwork: ImagePipeline,
+        tmdb: TMDBClient,
+        favorites: FavoritesStore,
+        feeds: HTTPClient,
+        git: AsyncGitClient = AsyncGitClient(),
+        exampleFeed: URL? = AppExamples.feed,
+        notes: [String] = []
+    ) {
+        self.library = library
+        self.store = store
+        self.artwork = artwork
+        self.tmdb = tmdb
+        self.favorites = favorites
+        self.feeds = feeds
+        self.git = git
+        self.exampleFeed = exampleFeed
+        self.notes = notes
+    }
+}

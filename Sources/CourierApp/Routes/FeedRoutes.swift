@@ -1,0 +1,142 @@
+import Courier
+import Feeds
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The Feed tab: `GET /api/feed?url=` (or `?example`) streams the feed's entries as JSON Lines,
+/// each as soon as it is parsed, then the feed's own fields — or the error that ended it.
+struct FeedRoutes: Sendable {
+    let client: HTTPClient
+    let example: URL?
+    /// Entries sent to the page at most.
+    static let maximumEntries = 1000
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/api/feed") { request, _ in feed(request) }
+    }
+
+    private func feed(_ request: Request) -> Response {
+        let source: Source
+        if request.parameter("example") != nil {
+            guard let example else { return AppResponse.problem(.notFound, "This app has no example feed.") }
+            source = .file(example)
+        } else {
+            guard let text = request.parameter("url"), let url = URL(string: text),
+                let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+            else {
+                return AppResponse.problem(.badRequest, "Give the feed's address, starting with https:// or http://.")
+            }
+            source = .url(url)
+        }
+        let client = client
+        return Response(
+            status: .ok,
+            headers: AppResponse.streamHeaders,
+            body: ResponseBody { writer in
+                do {
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                        try await Self.read(source, client: client) { line in try await writer.write(line) }
+                    }
+                } catch let error as FeedError {
+                    try await writer.write(
+                        AppResponse.line(Line(error: "This is not a feed that can be read: \(error.message)"))
+                    )
+                } catch let error as RequestError {
+                    try await writer.write(AppResponse.line(Line(error: error.message)))
+                } catch is CancellationError {
+                    return
+                } catch let error as FileError {
+                    try await writer.write(AppResponse.line(Line(error: error.message)))
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    private enum Source: Sendable {
+        case url(URL)
+        case file(URL)
+    }
+
+    private struct FileError: Error {
+        let message: String
+    }
+
+    private static let accept =
+        "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, */*;q=0.8"
+
+    private static func read(
+        _ source: Source,
+        client: HTTPClient,
+        write: (ByteBuffer) async throws -> Void
+    ) async throws {
+        let parser = FeedParser()
+        switch source {
+        case .url(let url):
+            let response = try await client.stream(
+                Endpoint<Data>(url: url, headers: [.accept: accept]),
+                timeout: .seconds(120),
+                idleTimeout: .seconds(30)
+            )
+            let entries = parser.entries(
+                in: response.body,
+                baseURL: URL(string: response.url),
+                contentType: response.head.headerFields[.contentType]
+            )
+            try await send(entries, write: write)
+        case .file(let file):
+            guard let handle = try? FileHandle(forReadingFrom: file) else {
+                throw FileError(message: "The example feed \(file.lastPathComponent) cannot be read.")
+            }
+            defer { try? handle.close() }
+            try await send(parser.entries(in: handle, baseURL: nil, contentType: nil), write: write)
+        }
+    }
+
+    private static func send<Chunks: AsyncSequence>(
+        _ entries: FeedEntries<Chunks>,
+        write: (ByteBuffer) async throws -> Void
+    ) async throws {
+        var iterator = entries.makeAsyncIterator()
+        var count = 0
+        while count < maximumEntries, let entry = try await iterator.next() {
+            try await write(AppResponse.line(Line(entry: EntryJSON(entry))))
+            count += 1
+        }
+        let feed = iterator.feed
+        try await write(
+            AppResponse.line(
+                Line(feed: FeedJSON(title: feed.title, link: feed.link, subtitle: feed.subtitle, problem: feed.problem))
+            )
+        )
+    }
+
+    /// One line of the stream: an entry, the feed's fields at the end, or an error.
+    private struct Line: Encodable {
+        var entry: EntryJSON?
+        var feed: FeedJSON?
+        var error: String?
+    }
+
+    private struct EntryJSON: Encodable {
+        var title: String?
+        var link: String?
+        var date: Date?
+        var summary: String?
+
+        init(_ entry: Entry) {
+            title = entry.title
+            link = entry.link
+            date = entry.published ?? entry.updated
+            summary = entry.summary.map { $0.count > 600 ? String($0.prefix(600)) + "…" : $0 }
+        }
+    }
+
+    private struct FeedJSON: Encodable {
+        var title: String?
+        var link: String?
+        var subtitle: String?
+        var problem: String?
+    }
+}

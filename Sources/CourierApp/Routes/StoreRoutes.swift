@@ -1,0 +1,197 @@
+import Courier
+import CourierImages
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import StoreSearch
+
+/// The Store tab: search as you type, and artwork through the image pipeline.
+///
+/// - `GET /api/store/search?term=&category=&page=ID&seq=N`: the results, sorted as the chapter
+///   sorts. A search from the same page numbered higher supersedes this one (`204`) — whichever
+///   of the two arrives first, since a browser sends them over several connections — and a
+///   browser that drops the request cancels the store request on the wire.
+/// - `GET /api/artwork?url=`: the image at `url` — only for URLs of results returned here.
+struct StoreRoutes: Sendable {
+    let sessions: SearchSessions
+    let artwork: ImagePipeline
+    let allowed = ArtworkAllowList()
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/api/store/search") { request, _ in await search(request) }
+        router.get("/api/artwork") { request, _ in await image(request) }
+    }
+
+    // MARK: - Search
+
+    private func search(_ request: Request) async -> Response {
+        var response = await answerSearch(request)
+        response.headers[.connection] = "close"
+        return response
+    }
+
+    private func image(_ request: Request) async -> Response {
+        var response = await answerImage(request)
+        response.headers[.connection] = "close"
+        return response
+    }
+
+    /// Search and artwork end when the browser drops the request, which Hummingbird tells by
+    /// reading the connection past the request: it cannot be reused, so each answer says so.
+    private func answerSearch(_ request: Request) async -> Response {
+        let term = (request.parameter("term") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let category = StoreCategory(rawValue: request.parameter("category") ?? "all") else {
+            let known = StoreCategory.allCases.map(\.rawValue).joined(separator: ", ")
+            return AppResponse.problem(.badRequest, "The category must be one of \(known).")
+        }
+        guard let page = request.parameter("page"), SearchSessions.isValidID(page) else {
+            return AppResponse.problem(.badRequest, "The page parameter must name the page (letters, digits, dashes).")
+        }
+        guard let sequence = Int(request.parameter("seq") ?? ""), sequence >= 0 else {
+            return AppResponse.problem(.badRequest, "The seq parameter must number the search (0 or more).")
+        }
+        guard term.count <= 200 else {
+            return AppResponse.problem(.badRequest, "Search for at most 200 characters.")
+        }
+        let session = sessions.session(for: page)
+        guard !term.isEmpty else {
+            await session.cancel()
+            return AppResponse.json(StorePage(term: term, category: category, found: nil))
+        }
+        do {
+            let found = try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await session.search(term, category: category, sequence: sequence)
+            }
+            // Superseded by a newer search from the same page, or the browser left.
+            guard let found else { return Response(status: .noContent, headers: [.cacheControl: "no-store"]) }
+            allowed.allow(found.results.flatMap { [$0.imageSmall, $0.imageLarge].compactMap(\.self) })
+            return AppResponse.json(StorePage(term: term, category: category, found: found))
+        } catch let error as RequestError {
+            return AppResponse.problem(.badGateway, error.message)
+        } catch {
+            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        }
+    }
+
+    // MARK: - Artwork
+
+    private func answerImage(_ request: Request) async -> Response {
+        guard let text = request.parameter("url"), let url = URL(string: text), allowed.allows(url) else {
+            return AppResponse.problem(.notFound, "Only the artwork of results this app returned is served.")
+        }
+        let loaded: LoadedImage
+        do {
+            loaded = try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await artwork.image(for: url)
+            }
+        } catch ImageError.cancelled {
+            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        } catch let error as ImageError {
+            return Self.placeholder(reason: error.description)
+        } catch {
+            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        }
+        let tag = "\"\(String(FNV1a.hash(Array(loaded.data)), radix: 16))\""
+        if request.headers[values: .ifNoneMatch].contains(where: { $0.contains(tag) }) {
+            return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: Self.artworkCaching])
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: loaded.format.mediaType, .cacheControl: Self.artworkCaching, .eTag: tag,
+                .xContentTypeOptions: "nosniff",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: loaded.data))
+        )
+    }
+
+    /// Artwork does not change under its URL: the browser may keep it for a day.
+    static let artworkCaching = "private, max-age=86400"
+
+    /// A grey square instead of bytes that are not an image, so the page shows no broken image.
+    static func placeholder(reason: String) -> Response {
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="60" height="60" viewBox="0 0 60 60">\
+            <rect width="60" height="60" rx="6" fill="#8884"/>\
+            <path d="M18 40l8-10 6 7 4-5 6 8z" fill="#8888"/></svg>
+            """
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "image/svg+xml", .cacheControl: "no-store", .xContentTypeOptions: "nosniff",
+                .courierPlaceholder: String(
+                    reason.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 }.prefix(200)
+                ),
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: svg))
+        )
+    }
+}
+
+extension HTTPField.Name {
+    /// `X-Courier-Placeholder`: why the artwork answer is a placeholder.
+    static let courierPlaceholder = Self("X-Courier-Placeholder")!
+}
+
+/// A search's answer to the page.
+struct StorePage: Encodable {
+    var term: String
+    var category: StoreCategory
+    var resultCount: Int
+    var skipped: Int
+    var results: [Row]
+
+    struct Row: Encodable {
+        var name: String
+        /// "artist (type)", with "Unknown" for a missing artist, as the chapter shows it.
+        var subtitle: String
+        var type: String
+        var genre: String?
+        var price: Decimal?
+        var currency: String?
+        var storeURL: URL?
+        /// The app's own artwork URL for the result, if it has artwork.
+        var artwork: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, subtitle, type, genre, price, currency, artwork
+            case storeURL = "store_url"
+        }
+    }
+
+    init(term: String, category: StoreCategory, found: SearchResults?) {
+        self.term = term
+        self.category = category
+        resultCount = found?.resultCount ?? 0
+        skipped = found?.skipped ?? 0
+        results = (found?.results ?? []).map { result in
+            Row(
+                name: result.name,
+                subtitle: "\(result.artist ?? "Unknown") (\(result.type))",
+                type: result.type,
+                genre: result.genre,
+                price: result.price,
+                currency: result.currency,
+                storeURL: result.storeURL,
+                artwork: result.imageSmall.map { "/api/artwork?url=" + Self.queryValue($0.absoluteString) }
+            )
+        }
+    }
+
+    /// `text` percent-encoded for a query value: everything but letters, digits and `-._~`.
+    static func queryValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "-._~").union(
+        CharacterSet(charactersIn: "a"..."z").union(CharacterSet(charactersIn: "A"..."Z")).union(
+            CharacterSet(charactersIn: "0"..."9")
+        )
+    )
+
+    enum CodingKeys: String, CodingKey {
+        case term, category, skipped, results
+        case resultCount = "result_count"
+    }
+}

@@ -1,0 +1,90 @@
+import Courier
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The rules that keep a local app from being a target: it answers only to its own names, and
+/// only its own page may use its API.
+///
+/// - **Host**: a request whose `Host` is not a loopback name (or the one name the app was
+///   told to serve under) is refused, so a web page whose domain an attacker re-points at
+///   127.0.0.1 (DNS rebinding) cannot reach it.
+/// - **API reads** (`GET /api/…`) carry the run's token, in the `X-Courier-Token` field or in
+///   the `SameSite=Strict` cookie the page set; a request another site made (`Sec-Fetch-Site`
+///   other than `same-origin`) is refused.
+/// - **API changes** (any other method) must carry the token in the field — a cookie alone is
+///   not enough — and an `Origin`, when present, that is the app's own.
+struct AppGuard<Context: RequestContext>: RouterMiddleware {
+    let token: AppToken
+    /// A non-loopback host name the app also answers to (its `--host`), lowercased.
+    let extraHost: String?
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let authority = request.head.authority, isOwnName(authority) else {
+            return AppResponse.problem(
+                .misdirectedRequest,
+                "This app answers only to its own address, such as http://127.0.0.1 with its port."
+            )
+        }
+        guard request.uri.path.hasPrefix("/api/") else { return try await next(request, context) }
+        let isChange = ![.get, .head].contains(request.method)
+        if let site = request.headers[.secFetchSite], site != "same-origin" {
+            return AppResponse.problem(.forbidden, "Only the app's own page may use its API (\(site) request).")
+        }
+        if isChange {
+            guard token.matches(request.headers[.courierToken]) else {
+                return AppResponse.problem(.forbidden, "A change needs the token of this run, which only its page has.")
+            }
+            if let origin = request.headers[.origin], origin != "http://\(authority)" {
+                return AppResponse.problem(.forbidden, "A change from another origin is refused.")
+            }
+        } else {
+            guard token.matches(request.headers[.courierToken]) || token.matches(cookie(in: request)) else {
+                return AppResponse.problem(
+                    .forbidden,
+                    "Open the app's page first: its API needs the token of this run."
+                )
+            }
+        }
+        return try await next(request, context)
+    }
+
+    private func isOwnName(_ authority: String) -> Bool {
+        if TransportSecurityPolicy.isLoopback(authority: authority) { return true }
+        guard let extraHost else { return false }
+        let host = AppGuard.hostName(of: authority)
+        return host == extraHost
+    }
+
+    /// The host of `authority` without its port or brackets, lowercased.
+    static func hostName(of authority: String) -> String {
+        let lowered = authority.lowercased()
+        if lowered.hasPrefix("["), let close = lowered.firstIndex(of: "]") {
+            return String(lowered[lowered.index(after: lowered.startIndex)..<close])
+        }
+        return String(lowered.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
+    private func cookie(in request: Request) -> String? {
+        for field in request.headers[values: .cookie] {
+            for pair in field.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == token.cookieName {
+                    return parts[1].trimmingCharacters(in: .whitespaces)
+                }
+            }
+        }
+        return nil
+    }
+}
+
+extension HTTPField.Name {
+    /// `X-Courier-Token`: the run's token, sent by the page's scripts.
+    static let courierToken = Self("X-Courier-Token")!
+    /// `Sec-Fetch-Site`: who made the request, as the browser tells it.
+    static let secFetchSite = Self("Sec-Fetch-Site")!
+}

@@ -1,0 +1,242 @@
+import ArgumentParser
+import Courier
+import CourierApp
+import CourierAsyncHTTPClient
+import CourierImages
+import CourierTesting
+import Favorites
+import Foundation
+import LibraryKit
+import Logging
+import StoreSearch
+
+/// `courier app`: the chapters' apps in a browser.
+struct AppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app",
+        abstract: "Open the chapters' apps in a browser: libraries, store, movies, feeds and refs.",
+        discussion: """
+            Serves one page with a tab per app on http://127.0.0.1:8090/. With no options it \
+            needs no network and no credentials: the libraries are the built-in data, the store \
+            and TMDB answer from recordings shipped with Courier (the store knows searches for \
+            "stephen king", "king" and "shining" as you type them), and the Feed tab has an \
+            example feed. Point a tab at a live service with --library, --store-service and \
+            --tmdb-service (TMDB also needs TMDB_ACCESS_TOKEN or TMDB_API_KEY). Favourites are \
+            the ones courier movies keeps, so a movie added in a terminal appears on the page.
+
+            The app answers only to its own address, and only its page may use its API. Ctrl-C \
+            stops it.
+
+            Examples:
+              courier app
+              courier app --port 9000 --store-service https://itunes.apple.com
+              courier app --library http://127.0.0.1:8080 --database /tmp/favorites.sqlite
+            """
+    )
+
+    @Option(help: "The address to listen on. Anything but loopback makes the app reachable from other machines.")
+    var host = "127.0.0.1"
+
+    @Option(
+        help: "The port to listen on (\(NumericOption.describe(NumericOption.ports))); 0 picks a free one.",
+        transform: NumericOption.integer(in: NumericOption.ports)
+    )
+    var port = 8090
+
+    @Option(help: "A library service (courier serve) for the Libraries tab instead of the built-in data.")
+    var library: String?
+
+    @Option(help: "The store's address (https://itunes.apple.com, or a stand-in) instead of the recording.")
+    var storeService: String?
+
+    @Option(help: "TMDB's address instead of the recording; the real one needs TMDB credentials.")
+    var tmdbService: String?
+
+    @OptionGroup var database: DatabaseOption
+
+    @OptionGroup var security: SecurityOptions
+
+    @Option(
+        help: "The lowest level logged to standard error: trace, debug, info (access logs), notice, warning, error."
+    )
+    var logLevel = "notice"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--log-level '\(logLevel)' is not one of \(levels).")
+        }
+        if let library { _ = try ServiceURL.parse(library, option: "--library", example: "http://127.0.0.1:8080") }
+        if let storeService {
+            _ = try ServiceURL.parse(
+                storeService,
+                option: "--store-service",
+                example: StoreAPI.defaultBaseURL.absoluteString
+            )
+        }
+        if let tmdbService {
+            _ = try ServiceURL.parse(
+                tmdbService,
+                option: "--tmdb-service",
+                example: TMDBAPI.defaultBaseURL.absoluteString
+            )
+        }
+    }
+
+    func run() async throws {
+        let favorites = try database.open()
+        let credentials = TMDBCredentials(environment: ProcessInfo.processInfo.environment)
+        let tmdbURL = try tmdbService.map {
+            try ServiceURL.parse($0, option: "--tmdb-service", example: TMDBAPI.defaultBaseURL.absoluteString)
+        }
+        if let tmdbURL, tmdbURL.host?.lowercased() == TMDBAPI.defaultBaseURL.host, credentials == nil {
+            throw CommandFailure(TMDBCredentials.howToGetOne, status: .usage)
+        }
+        let logger = Terminal.logger(label: "courier.app", level: Logger.Level(rawValue: logLevel) ?? .notice)
+        if !Self.isLoopback(host) {
+            Terminal.error(
+                """
+                warning: --host \(host) makes the app reachable from other machines: anyone who can \
+                reach it can use its page, and through it your favourites.
+                """
+            )
+        }
+        let libraryURL = try library.map {
+            try ServiceURL.parse($0, option: "--library", example: "http://127.0.0.1:8080")
+        }
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            let serve: @Sendable (URL) async throws -> Void = { libraryAddress in
+                let services = try makeServices(
+                    transport: transport,
+                    libraryURL: libraryAddress,
+                    favorites: favorites,
+                    tmdbURL: tmdbURL,
+                    credentials: credentials
+                )
+                try await serveApp(services, logger: logger)
+            }
+            if let libraryURL {
+                try await serve(libraryURL)
+            } else {
+                var quiet = logger
+                quiet.logLevel = max(logger.logLevel, .warning)
+                try await EmbeddedLibrary.withService(logger: quiet, serve)
+            }
+        }
+        Terminal.output("Stopped.")
+    }
+
+    private func makeServices(
+        transport: any HTTPTransport,
+        libraryURL: URL,
+        favorites: FavoritesStore,
+        tmdbURL: URL?,
+        credentials: TMDBCredentials?
+    ) throws -> AppServices {
+        let policy = security.policy
+        var notes: [String] = []
+        let storeTransport: any HTTPTransport
+        let storeURL: URL
+        if let storeService {
+            storeURL = try ServiceURL.parse(
+                storeService,
+                option: "--store-service",
+                example: StoreAPI.defaultBaseURL.absoluteString
+            )
+            storeTransport = transport
+        } else {
+            let recording = try Self.recording(AppExamples.storeRecording)
+            storeTransport = ReplayTransport(recording)
+            storeURL = StoreAPI.defaultBaseURL
+            notes.append(
+                "The store answers from a recording: type “stephen king”, “king” or “shining” (start courier app with --store-service for the live store)."
+            )
+        }
+        let tmdb: TMDBClient
+        if tmdbURL != nil || credentials != nil {
+            tmdb = TMDBClient(
+                baseURL: tmdbURL ?? TMDBAPI.defaultBaseURL,
+                credentials: credentials,
+                transport: transport,
+                securityPolicy: policy
+            )
+        } else {
+            let recording = try Self.recording(AppExamples.tmdbRecording)
+            tmdb = TMDBClient(
+                baseURL: AppExamples.baseURL(of: recording) ?? TMDBAPI.defaultBaseURL,
+                credentials: nil,
+                transport: ReplayTransport(recording)
+            )
+            notes.append(
+                "Ratings come from a TMDB recording that knows Spirited Away, Amélie, Dune and Parasite (set TMDB_ACCESS_TOKEN for live ratings)."
+            )
+        }
+        let artworkCache: HTTPCache
+        do {
+            artworkCache = try HTTPCache(memoryCapacity: 32 << 20, directory: nil)
+        } catch {
+            throw CommandFailure("\(error)", status: .unexpected)
+        }
+        return AppServices(
+            library: LibraryClient(service: libraryURL, transport: transport),
+            store: StoreClient(
+                client: HTTPClient(
+                    transport: storeTransport,
+                    configuration: .init(baseURL: storeURL, securityPolicy: policy, timeout: .seconds(15))
+                )
+            ),
+            artwork: ImagePipeline(
+                client: HTTPClient(
+                    transport: storeTransport,
+                    configuration: .init(
+                        securityPolicy: policy,
+                        timeout: .seconds(30),
+                        middleware: [Caching(artworkCache)]
+                    )
+                )
+            ),
+            tmdb: tmdb,
+            favorites: favorites,
+            feeds: HTTPClient(transport: transport, configuration: .init(securityPolicy: policy)),
+            notes: notes
+        )
+    }
+
+    private func serveApp(_ services: AppServices, logger: Logger) async throws {
+        let server: AppServer
+        do {
+            server = try AppServer(services: services, logger: logger)
+        } catch {
+            throw CommandFailure(error.description, status: .unexpected)
+        }
+        let location = favorites(services.favorites)
+        do {
+            try await server.run(host: host, port: port) { url in
+                Terminal.output(
+                    """
+                    Courier app on \(url)/ — open it in a browser.
+                    Favourites: \(location). Ctrl-C stops it.
+                    """
+                )
+            }
+        } catch let error as AppServerError {
+            throw CommandFailure(error.description, status: .network)
+        }
+    }
+
+    private func favorites(_ store: FavoritesStore) -> String {
+        store.location.path
+    }
+
+    private static func recording(_ load: () throws(AppServerError) -> Cassette) throws -> Cassette {
+        do {
+            return try load()
+        } catch {
+            throw CommandFailure(error.description, status: .unexpected)
+        }
+    }
+
+    private static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

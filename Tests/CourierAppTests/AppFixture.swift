@@ -1,0 +1,77 @@
+import Courier
+import CourierApp
+import CourierAsyncHTTPClient
+import CourierImages
+import CourierTestServer
+import Favorites
+import Foundation
+import GitWire
+import LibraryKit
+import StoreSearch
+
+/// The app on a free loopback port, its tabs pointed at loopback stand-ins: the test server's
+/// store, artwork and TMDB routes, the built-in library service, a favourites database in a
+/// temporary directory.
+struct AppFixture: Sendable {
+    /// The app's address, `http://127.0.0.1:PORT`.
+    let url: URL
+    /// The stand-in for the store, artwork and TMDB.
+    let server: TestServer
+    /// The favourites the app shows.
+    let favorites: FavoritesStore
+    /// The artwork pipeline the app loads through.
+    let artwork: ImagePipeline
+
+    /// The page with the tab `tab` open.
+    func page(_ tab: String) -> URL {
+        URL(string: "\(url.absoluteString)/#\(tab)") ?? url
+    }
+
+    static func withApp<Result: Sendable>(
+        maximumConcurrentDownloads: Int = 6,
+        _ body: @Sendable (AppFixture) async throws -> Result
+    ) async throws -> Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-app-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let favorites = try FavoritesStore(at: directory.appendingPathComponent("favorites.sqlite"))
+        return try await TestServer.withRunning { server in
+            try await AsyncHTTPClientTransport.withTransport { transport in
+                try await EmbeddedLibrary.withService { libraryURL in
+                    let artwork = ImagePipeline(
+                        client: HTTPClient(transport: transport, configuration: .init(timeout: .seconds(60))),
+                        configuration: .init(maximumConcurrentDownloads: maximumConcurrentDownloads)
+                    )
+                    let services = AppServices(
+                        library: LibraryClient(service: libraryURL, transport: transport, timeout: .seconds(60)),
+                        store: StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60)),
+                        artwork: artwork,
+                        tmdb: TMDBClient(
+                            baseURL: server.baseURL,
+                            credentials: .accessToken(TMDBRoutes.accessToken),
+                            transport: transport,
+                            timeout: .seconds(60)
+                        ),
+                        favorites: favorites,
+                        feeds: HTTPClient(transport: transport, configuration: .init(timeout: .seconds(60))),
+                        git: AsyncGitClient(timeout: .seconds(60))
+                    )
+                    let app = try AppServer(services: services)
+                    let (addresses, announce) = AsyncStream.makeStream(of: URL.self)
+                    return try await withThrowingTaskGroup(of: Result?.self) { group in
+                        group.addTask {
+                            try await app.run(host: "127.0.0.1", port: 0, handlingSignals: false) { announce.yield($0) }
+                            return nil
+                        }
+                        var iterator = addresses.makeAsyncIterator()
+                        guard let url = await iterator.next() else { throw WebDriverError("the app did not start") }
+                        defer { group.cancelAll() }
+                        return try await body(
+                            AppFixture(url: url, server: server, favorites: favorites, artwork: artwork)
+                        )
+                    }
+                }
+            }
+        }
+    }
+}
