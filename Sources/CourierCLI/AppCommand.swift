@@ -146,7 +146,7 @@ struct AppCommand: AsyncParsableCommand {
             storeTransport = transport
         } else {
             let recording = try Self.recording(AppExamples.storeRecording)
-            storeTransport = ReplayTransport(recording)
+            storeTransport = OfflineTransport(recording)
             storeURL = StoreAPI.defaultBaseURL
             notes.append(
                 "The store answers from a recording: type “stephen king”, “king” or “shining” (start courier app with --store-service for the live store)."
@@ -165,7 +165,7 @@ struct AppCommand: AsyncParsableCommand {
             tmdb = TMDBClient(
                 baseURL: AppExamples.baseURL(of: recording) ?? TMDBAPI.defaultBaseURL,
                 credentials: nil,
-                transport: ReplayTransport(recording)
+                transport: OfflineTransport(recording)
             )
             notes.append(
                 "Ratings come from a TMDB recording that knows Spirited Away, Amélie, Dune and Parasite (set TMDB_ACCESS_TOKEN for live ratings)."

@@ -95,7 +95,7 @@ function selectTab(tab, focus = false) {
   }
   if (focus) tab.focus();
   const name = tab.getAttribute("aria-controls");
-  history.replaceState(null, "", `#${name}`);
+  if (location.hash !== `#${name}`) history.replaceState(null, "", `#${name}`);
   activators[name]?.();
 }
 
@@ -306,7 +306,7 @@ const movies = { member: null, events: null, page: 1, totalPages: 1, started: fa
 
 function ratingCell(favorite) {
   if (favorite.rating === "rated") return element("span", "aside", `popularity ${favorite.popularity.toFixed(1)}`);
-  if (favorite.rating === "failed") return element("span", "aside failed", favorite.error);
+  if (favorite.rating === "failed") return element("span", "aside failed", "not rated");
   return element("span", "aside pending", "pending");
 }
 
@@ -320,7 +320,9 @@ function renderFavorites(favorites) {
     remove.type = "button";
     remove.setAttribute("aria-label", `Remove ${favorite.title}`);
     remove.addEventListener("click", () => removeFavorite(favorite.title));
-    row.append(textBlock(favorite.title), ratingCell(favorite), remove);
+    const text = textBlock(favorite.title);
+    if (favorite.rating === "failed") text.append(element("span", "secondary failed", favorite.error));
+    row.append(text, ratingCell(favorite), remove);
     list.append(row);
   }
   const pending = favorites.filter((favorite) => favorite.rating === "pending").length;
@@ -576,5 +578,8 @@ activators.refs = () => $("refs-url").focus();
 api("/api/about").then((response) => response.json()).then((about) => {
   $("notes").textContent = about.notes.join(" ");
 }).catch(() => {});
-const initial = tabs.find((tab) => `#${tab.getAttribute("aria-controls")}` === location.hash) ?? tabs[0];
-selectTab(initial);
+function tabForHash() {
+  return tabs.find((tab) => `#${tab.getAttribute("aria-controls")}` === location.hash) ?? tabs[0];
+}
+window.addEventListener("hashchange", () => selectTab(tabForHash()));
+selectTab(tabForHash());
