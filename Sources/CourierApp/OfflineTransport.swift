@@ -21,7 +21,11 @@ public struct OfflineTransport: HTTPTransport {
             return try await replay.send(request)
         } catch .transport {
             throw .transport(
-                TransportFailure(.other, request: request.summary, detail: "this offline recording has no answer for it")
+                TransportFailure(
+                    .other,
+                    request: request.summary,
+                    detail: "this offline recording has no answer for it"
+                )
             )
         }
     }
