@@ -190,7 +190,14 @@ let package = Package(
         .target(
             name: "CourierTestServer",
             dependencies: [
+                "Courier",
+                "CourierApp",
+                "CourierAsyncHTTPClient",
+                "CourierImages",
+                "Favorites",
                 "GitWire",
+                "LibraryKit",
+                "StoreSearch",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -380,6 +387,22 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/compare/streaming/Sources",
+            swiftSettings: swiftSettings
+        ),
+        // The app in Chromium against the store stand-in, for Benchmarks/compare/app.
+        .executableTarget(
+            name: "app-bench",
+            dependencies: [
+                "Courier",
+                "CourierApp",
+                "CourierAsyncHTTPClient",
+                "CourierImages",
+                "CourierTestServer",
+                "Favorites",
+                "LibraryKit",
+                "StoreSearch",
+            ],
+            path: "Benchmarks/compare/app/Sources",
             swiftSettings: swiftSettings
         ),
         // Loopback load generator for Benchmarks/compare/client: Courier+AHC vs raw AHC vs URLSession.

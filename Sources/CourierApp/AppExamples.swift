@@ -20,7 +20,7 @@ public enum AppExamples {
         try recording("tmdb")
     }
 
-    /// The address the store recording was made against.
+    /// The address `cassette` was recorded against (its first request's scheme, host and port).
     public static func baseURL(of cassette: Cassette) -> URL? {
         guard let first = cassette.interactions.first, var components = URLComponents(string: first.request.url)
         else { return nil }

@@ -26,7 +26,6 @@ public struct AppServer: Sendable {
     public var logger: Logger
     let token = AppToken()
     private let files: PageFiles
-    private let ratings: RatingQueue
 
     /// An app over `services`.
     ///
@@ -35,13 +34,13 @@ public struct AppServer: Sendable {
         self.services = services
         self.logger = logger
         self.files = try PageFiles()
-        self.ratings = RatingQueue(updater: .init(store: services.favorites, tmdb: services.tmdb), logger: logger)
     }
 
     // MARK: - Routes
 
-    /// The app's routes. `host` is a non-loopback name it answers to as well, if any.
-    public func router(alsoAnsweringTo host: String? = nil) -> Router<BasicRequestContext> {
+    /// The app's routes, rating new favourites through `ratings`. `host` is a non-loopback
+    /// name it answers to as well, if any.
+    func router(ratings: RatingQueue, alsoAnsweringTo host: String? = nil) -> Router<BasicRequestContext> {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.middlewares.add(AppAccessLog(logger: logger))
         router.middlewares.add(AppGuard(token: token, extraHost: host.map { $0.lowercased() }))
@@ -64,7 +63,8 @@ public struct AppServer: Sendable {
     ///     name the app answers to; a wildcard (`0.0.0.0`, `::`) listens everywhere but answers
     ///     only to loopback names.
     ///   - port: 0 picks a free port; `onListening` receives the address.
-    /// - Throws: ``AppServerError/cannotListen(address:reason:)`` when the address cannot be bound.
+    /// - Throws: ``AppServerError/cannotListen(address:reason:)`` when the address cannot be
+    ///   bound; otherwise what the server's service group throws (`ServiceGroupError`).
     public func run(
         host: String = "127.0.0.1",
         port: Int = 8090,
@@ -72,8 +72,10 @@ public struct AppServer: Sendable {
         onListening: @escaping @Sendable (URL) async -> Void = { _ in }
     ) async throws {
         let wildcard = ["0.0.0.0", "::", "[::]"].contains(host)
+        // One queue a run: its lookups end with the run.
+        let ratings = RatingQueue(updater: .init(store: services.favorites, tmdb: services.tmdb), logger: logger)
         let app = Application(
-            router: router(alsoAnsweringTo: wildcard ? nil : host),
+            router: router(ratings: ratings, alsoAnsweringTo: wildcard ? nil : host),
             configuration: .init(address: .hostname(host, port: port), serverName: "courier"),
             onServerRunning: { channel in
                 let boundPort = channel.localAddress?.port ?? port
@@ -83,14 +85,16 @@ public struct AppServer: Sendable {
             },
             logger: logger
         )
-        let services = ServiceGroup(
-            configuration: .init(
-                services: [app],
-                gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [],
-                logger: logger
-            )
+        var configuration = ServiceGroupConfiguration(
+            services: [app],
+            gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [],
+            cancellationSignals: handlingSignals ? [.sigquit] : [],
+            logger: logger
         )
-        let ratings = ratings
+        // Event streams end at a graceful shutdown; a request still running after this long
+        // is cancelled.
+        configuration.maximumGracefulShutdownDuration = Self.shutdownGrace
+        let services = ServiceGroup(configuration: configuration)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await ratings.run() }
@@ -106,6 +110,9 @@ public struct AppServer: Sendable {
             throw AppServerError.cannotListen(address: "\(host):\(port)", reason: "\(error)")
         }
     }
+
+    /// How long a graceful shutdown waits for the requests in flight.
+    static let shutdownGrace: Duration = .seconds(5)
 }
 
 /// Why the app could not run.

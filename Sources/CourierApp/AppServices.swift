@@ -42,6 +42,10 @@ public struct AppServices: Sendable {
     /// Lines the page shows about where the data comes from ("Store: a recording…").
     public var notes: [String]
 
+    /// What the Refs tab accepts from a server: 100,000 refs in 32 MiB, more than any page
+    /// can show.
+    public static let gitLimits = GitLimits(maximumRefs: 100_000, maximumBytes: 32 << 20)
+
     /// Services for the app. `git` and the cleartext rules for `git://` come from `feeds`'s
     /// security policy.
     public init(
@@ -51,7 +55,7 @@ public struct AppServices: Sendable {
         tmdb: TMDBClient,
         favorites: FavoritesStore,
         feeds: HTTPClient,
-        git: AsyncGitClient = AsyncGitClient(),
+        git: AsyncGitClient = AsyncGitClient(limits: AppServices.gitLimits),
         exampleFeed: URL? = AppExamples.feed,
         notes: [String] = []
     ) {

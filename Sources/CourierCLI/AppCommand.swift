@@ -237,6 +237,6 @@ struct AppCommand: AsyncParsableCommand {
     }
 
     private static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        TransportSecurityPolicy.isLoopback(authority: host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host)
     }
 }

@@ -44,8 +44,8 @@ public final class SearchSession: Sendable {
         }
     }
 
-    /// Searches as ``search(_:category:country:limit:)`` does, unless a search numbered higher
-    /// than `sequence` already started — for searches that can arrive out of order, such as a
+    /// Searches as ``search(_:category:country:limit:)`` does, unless a search numbered
+    /// `sequence` or higher already started — for searches that can arrive out of order, such as a
     /// browser's over several connections, each numbered as it was typed.
     ///
     /// - Returns: The results, or `nil` when superseded (by a newer search, or arriving after one).

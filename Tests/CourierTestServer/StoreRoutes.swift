@@ -12,8 +12,8 @@ import NIOCore
 ///   `sleep:N:` answers after N milliseconds. The raw query is recorded under `search`, each
 ///   term counted under `search:<term>`. A term held with `events.hold(["search:<term>"])` is
 ///   answered only when its client leaves, which is recorded as the disconnect `search:<term>`.
-///   `grid:COUNT:DISTINCT:DELAY` answers COUNT songs whose artwork is DISTINCT images
-///   (`grid<i>-60.png`) each answering after DELAY milliseconds.
+///   `grid:COUNT:DISTINCT:DELAY[:NAME]` answers COUNT songs whose artwork is DISTINCT images
+///   (`<NAME><i>-60.png`, NAME `grid` by default) each answering after DELAY milliseconds.
 /// - `GET /artwork/{name}-{size}.{png|gif}`: a real `size`×`size` image; a name starting with
 ///   `corrupt` gets an HTML page instead. `?delay_ms=N` waits first. Downloads are counted
 ///   under `artwork:<file>`, `304`s under `artwork-304:<file>`. A file held with
@@ -147,7 +147,9 @@ enum StoreRoutes {
 
     /// `grid:COUNT:DISTINCT:DELAY`: COUNT songs over DISTINCT artwork URLs.
     private static func grid(_ term: String, _ request: Request) -> Response {
-        let numbers = term.split(separator: ":").dropFirst().map { Int($0) ?? 0 }
+        let parts = term.split(separator: ":").dropFirst()
+        let numbers = parts.prefix(3).map { Int($0) ?? 0 }
+        let name = parts.count > 3 ? String(parts[parts.startIndex + 3]) : "grid"
         let count = min(max(numbers.first ?? 0, 0), 10_000)
         let distinct = max(numbers.count > 1 ? numbers[1] : count, 1)
         let delay = max(numbers.count > 2 ? numbers[2] : 0, 0)
@@ -156,7 +158,7 @@ enum StoreRoutes {
             """
             {"wrapperType":"track","kind":"song","trackName":"Grid item \(index)","artistName":"Artist \(index % distinct)",\
             "trackPrice":0.99,"currency":"USD","primaryGenreName":"Pop",\
-            "artworkUrl60":"\(base)/artwork/grid\(index % distinct)-60.png?delay_ms=\(delay)"}
+            "artworkUrl60":"\(base)/artwork/\(name)\(index % distinct)-60.png?delay_ms=\(delay)"}
             """
         }
         return javascript(

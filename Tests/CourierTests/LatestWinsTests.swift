@@ -85,3 +85,45 @@ struct LatestWinsTests {
         #expect(error?.shortDescription == "invalid_url")
     }
 }
+
+@Suite("Latest wins, numbered")
+struct LatestWinsSequenceTests {
+    @Test func aLowerNumberArrivingLateIsDroppedAndCancelsNothing() async throws {
+        let latest = LatestWins<Int>()
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        // Number 5 waits for the gate: number 4, arriving after it, must not cancel it.
+        let newest = Task { () async throws(RequestError) -> Int in
+            try await latest.run(sequence: 5) { () async throws(RequestError) -> Int in
+                starting.yield()
+                for await _ in gate { break }
+                return 5
+            }
+        }
+        for await _ in started { break }
+        var ranLate = false
+        do throws(RequestError) {
+            _ = try await latest.run(sequence: 4) { () async throws(RequestError) -> Int in 4 }
+            ranLate = true
+        } catch {
+            guard case .cancelled = error else {
+                Issue.record("expected cancelled, got \(error)")
+                return
+            }
+        }
+        #expect(!ranLate, "a search numbered lower than one already started is dropped")
+        do throws(RequestError) {
+            _ = try await latest.run(sequence: 5) { () async throws(RequestError) -> Int in 55 }
+            Issue.record("the same number twice runs once")
+        } catch {
+            guard case .cancelled = error else {
+                Issue.record("expected cancelled, got \(error)")
+                return
+            }
+        }
+        open.yield()
+        #expect(try await newest.value == 5)
+        // A higher number runs and supersedes as usual.
+        #expect(try await latest.run(sequence: 6) { () async throws(RequestError) -> Int in 6 } == 6)
+    }
+}

@@ -57,12 +57,12 @@ public actor LatestWins<Value: Sendable> {
         }
     }
 
-    /// Runs `operation` as ``run(_:)`` does, unless an operation numbered higher than
-    /// `sequence` already started: for operations that can arrive out of order, such as
-    /// searches a browser sends over several connections, numbered as they were typed.
+    /// Runs `operation` as ``run(_:)`` does, unless an operation numbered `sequence` or higher
+    /// already started: for operations that can arrive out of order, such as searches a
+    /// browser sends over several connections, numbered as they were typed.
     ///
-    /// - Throws: ``RequestError/cancelled`` at once when a higher-numbered operation started
-    ///   before this one arrived; otherwise as ``run(_:)``.
+    /// - Throws: ``RequestError/cancelled`` at once when an operation numbered the same or
+    ///   higher started before this one arrived; otherwise as ``run(_:)``.
     public func run(
         sequence: Int,
         _ operation: @escaping @Sendable () async throws(RequestError) -> Value

@@ -3,6 +3,7 @@ import Favorites
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// The Movies tab: family members, their favourites rated by TMDB, pushed to the page as the
 /// database changes, and TMDB's top-rated chart.
@@ -74,10 +75,33 @@ struct MoviesRoutes: Sendable {
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
             body: ResponseBody { writer in
+                // The updates pass through a relay that a graceful shutdown can end; leaving
+                // the page ends the stream too.
+                let (relay, relaying) = AsyncThrowingStream.makeStream(
+                    of: [FavoriteMovie].self,
+                    bufferingPolicy: .bufferingNewest(1)
+                )
                 do {
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
-                        for try await favorites in updates {
-                            try await writer.write(AppResponse.event("favorites", favorites.map(FavoriteJSON.init)))
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            do {
+                                for try await favorites in updates { relaying.yield(favorites) }
+                                relaying.finish()
+                            } catch {
+                                relaying.finish(throwing: error)
+                            }
+                        }
+                        defer { group.cancelAll() }
+                        try await withGracefulShutdownHandler {
+                            try await request.body.consumeWithCancellationOnInboundClose { _ in
+                                for try await favorites in relay {
+                                    try await writer.write(
+                                        AppResponse.event("favorites", favorites.map(FavoriteJSON.init))
+                                    )
+                                }
+                            }
+                        } onGracefulShutdown: {
+                            relaying.finish()
                         }
                     }
                 } catch let error as FavoritesError {

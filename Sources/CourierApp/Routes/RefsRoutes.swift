@@ -34,7 +34,12 @@ struct RefsRoutes: Sendable {
             status: .ok,
             headers: AppResponse.streamHeaders,
             body: ResponseBody { writer in
-                let (refs, sink) = AsyncStream.makeStream(of: AdvertisedRef.self)
+                // As many as the client's limits let the server send: the reader stops the
+                // conversation before more arrive.
+                let (refs, sink) = AsyncStream.makeStream(
+                    of: AdvertisedRef.self,
+                    bufferingPolicy: .bufferingOldest(max(1, git.limits.maximumRefs))
+                )
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         try await withThrowingTaskGroup(of: RefAdvertisement.self) { group in

@@ -9,7 +9,9 @@ import Hummingbird
 /// - **Host**: a request whose `Host` is not a loopback name (or the one name the app was
 ///   told to serve under) is refused, so a web page whose domain an attacker re-points at
 ///   127.0.0.1 (DNS rebinding) cannot reach it.
-/// - **API reads** (`GET /api/…`) carry the run's token, in the `X-Courier-Token` field or in
+/// - **The page** (`/`, `/app.js`, `/app.css`) is open to anyone who passes the Host check;
+///   every other path is the API.
+/// - **API reads** (`GET`) carry the run's token, in the `X-Courier-Token` field or in
 ///   the `SameSite=Strict` cookie the page set; a request another site made (`Sec-Fetch-Site`
 ///   other than `same-origin`) is refused.
 /// - **API changes** (any other method) must carry the token in the field — a cookie alone is
@@ -30,7 +32,11 @@ struct AppGuard<Context: RequestContext>: RouterMiddleware {
                 "This app answers only to its own address, such as http://127.0.0.1 with its port."
             )
         }
-        guard request.uri.path.hasPrefix("/api/") else { return try await next(request, context) }
+        // Only the page and its two files are open; every other path — `/api/…` however it is
+        // spelled (`//api/…` reaches the same handler) — is the API.
+        if Self.pagePaths.contains(request.uri.path), [.get, .head].contains(request.method) {
+            return try await next(request, context)
+        }
         let isChange = ![.get, .head].contains(request.method)
         if let site = request.headers[.secFetchSite], site != "same-origin" {
             return AppResponse.problem(.forbidden, "Only the app's own page may use its API (\(site) request).")
@@ -43,7 +49,8 @@ struct AppGuard<Context: RequestContext>: RouterMiddleware {
                 return AppResponse.problem(.forbidden, "A change from another origin is refused.")
             }
         } else {
-            guard token.matches(request.headers[.courierToken]) || token.matches(cookie(in: request)) else {
+            let cookie = cookie(named: token.cookieName(for: authority), in: request)
+            guard token.matches(request.headers[.courierToken]) || token.matches(cookie) else {
                 return AppResponse.problem(
                     .forbidden,
                     "Open the app's page first: its API needs the token of this run."
@@ -69,11 +76,14 @@ struct AppGuard<Context: RequestContext>: RouterMiddleware {
         return String(lowered.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
-    private func cookie(in request: Request) -> String? {
+    /// The paths anyone may load: the page, its script and its style.
+    static var pagePaths: Set<String> { ["/", "/app.js", "/app.css"] }
+
+    private func cookie(named name: String, in request: Request) -> String? {
         for field in request.headers[values: .cookie] {
             for pair in field.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == token.cookieName {
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
                     return parts[1].trimmingCharacters(in: .whitespaces)
                 }
             }

@@ -4,20 +4,19 @@ import Foundation
 struct AppToken: Sendable {
     /// 32 random bytes in hexadecimal.
     let value: String
-    /// The cookie that carries it for requests a script cannot add fields to (images, event
-    /// streams). Its name is random too: cookies are shared by every port of a host, and two
-    /// apps on two ports must not overwrite each other's.
-    let cookieName: String
-
     /// A new random token.
     init() {
-        value = Self.randomHex(bytes: 32)
-        cookieName = "courier-app-\(Self.randomHex(bytes: 4))"
+        var generator = SystemRandomNumberGenerator()
+        value = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
-    private static func randomHex(bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    /// The cookie that carries the token for requests a script cannot add fields to (images,
+    /// event streams), for the app at `authority`. Cookies are shared by every port of a host,
+    /// so the name holds the port: two apps on two ports keep theirs apart, and a new run on
+    /// the same port replaces the last run's.
+    func cookieName(for authority: String) -> String {
+        let port = authority.split(separator: ":").last.flatMap { Int($0) } ?? 80
+        return "courier-app-\(port)"
     }
 
     /// Whether `candidate` is the token, compared in time independent of where they differ.
@@ -31,7 +30,7 @@ struct AppToken: Sendable {
     }
 
     /// The `Set-Cookie` value that hands the token to the page's images and event streams.
-    var setCookie: String {
-        "\(cookieName)=\(value); Path=/; HttpOnly; SameSite=Strict"
+    func setCookie(for authority: String) -> String {
+        "\(cookieName(for: authority))=\(value); Path=/; HttpOnly; SameSite=Strict"
     }
 }

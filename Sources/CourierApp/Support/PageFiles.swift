@@ -32,13 +32,13 @@ struct PageFiles: Sendable {
 
     func add(to router: Router<BasicRequestContext>, token: AppToken, notes: [String]) {
         let html = ByteBuffer(string: page.replacingOccurrences(of: "{{token}}", with: token.value))
-        router.get("/") { _, _ in
+        router.get("/") { request, _ in
             Response(
                 status: .ok,
                 headers: [
                     .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                     .contentSecurityPolicy: Self.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
-                    .referrerPolicy: "no-referrer", .setCookie: token.setCookie,
+                    .referrerPolicy: "no-referrer", .setCookie: token.setCookie(for: request.head.authority ?? ""),
                 ],
                 body: ResponseBody(byteBuffer: html)
             )

@@ -78,7 +78,7 @@ async function readLines(response, onLine) {
 }
 
 function networkMessage(error) {
-  return error instanceof TypeError ? "The app is not answering. Is courier app still running?" : error.message;
+  return error instanceof TypeError ? "The app is not answering: is it still running?" : error.message;
 }
 
 // ---------------------------------------------------------------- tabs
@@ -218,6 +218,7 @@ async function loadArtwork(image) {
   try {
     const response = await fetch(image.dataset.src, { signal: controller.signal, headers: { "X-Courier-Token": token } });
     if (response.status === 204) return;
+    if (!response.ok) { image.dataset.state = "failed"; return; }
     const blob = await response.blob();
     image.src = URL.createObjectURL(blob);
     image.dataset.state = "loaded";
@@ -230,10 +231,15 @@ async function loadArtwork(image) {
   }
 }
 
-function clearStoreResults() {
+// Stops every artwork download of the rows shown: a new search makes them stale.
+function abortArtwork() {
   for (const controller of store.artwork.values()) controller.abort();
   store.artwork.clear();
   artworkObserver.disconnect();
+}
+
+function clearStoreResults() {
+  abortArtwork();
   $("store-results").replaceChildren();
 }
 
@@ -242,6 +248,7 @@ async function searchStore() {
   const category = document.querySelector("input[name=store-category]:checked").value;
   const generation = ++store.generation;
   store.request?.abort();
+  abortArtwork();
   const controller = new AbortController();
   store.request = controller;
   if (!term) {
@@ -302,7 +309,7 @@ activators.store = () => {
 
 // ---------------------------------------------------------------- Movies (seeds 001/004)
 
-const movies = { member: null, events: null, page: 1, totalPages: 1, started: false };
+const movies = { member: null, events: null, watching: null, page: 1, totalPages: 1, started: false };
 
 function ratingCell(favorite) {
   if (favorite.rating === "rated") return element("span", "aside", `popularity ${favorite.popularity.toFixed(1)}`);
@@ -335,6 +342,7 @@ function renderFavorites(favorites) {
 function watchFavorites() {
   movies.events?.close();
   movies.events = null;
+  movies.watching = movies.member;
   if (!movies.member) return;
   const events = new EventSource(`/api/movies/events?member=${encodeURIComponent(movies.member)}`);
   movies.events = events;
@@ -342,6 +350,7 @@ function watchFavorites() {
   events.addEventListener("failure", (event) => {
     say("movies-status", JSON.parse(event.data).message, true);
     events.close();
+    if (movies.events === events) movies.events = null;
   });
 }
 
@@ -373,7 +382,7 @@ async function loadMembers() {
       $("favorites").replaceChildren();
       say("movies-status", "Add a family member to keep favourites.");
     }
-    if (movies.events?.url.endsWith(encodeURIComponent(movies.member ?? "")) !== true) watchFavorites();
+    if (movies.watching !== movies.member || (movies.member !== null && movies.events === null)) watchFavorites();
   } catch (error) {
     say("movies-status", networkMessage(error), true);
   }

@@ -1,10 +1,9 @@
 import Courier
 import CourierApp
 import CourierAsyncHTTPClient
-import CourierImages
-import CourierTestServer
-import Favorites
-import Foundation
+public import CourierImages
+public import Favorites
+public import Foundation
 import GitWire
 import LibraryKit
 import StoreSearch
@@ -12,22 +11,24 @@ import StoreSearch
 /// The app on a free loopback port, its tabs pointed at loopback stand-ins: the test server's
 /// store, artwork and TMDB routes, the built-in library service, a favourites database in a
 /// temporary directory.
-struct AppFixture: Sendable {
+public struct AppFixture: Sendable {
     /// The app's address, `http://127.0.0.1:PORT`.
-    let url: URL
+    public let url: URL
     /// The stand-in for the store, artwork and TMDB.
-    let server: TestServer
+    public let server: TestServer
     /// The favourites the app shows.
-    let favorites: FavoritesStore
+    public let favorites: FavoritesStore
     /// The artwork pipeline the app loads through.
-    let artwork: ImagePipeline
+    public let artwork: ImagePipeline
 
     /// The page with the tab `tab` open.
-    func page(_ tab: String) -> URL {
+    public func page(_ tab: String) -> URL {
         URL(string: "\(url.absoluteString)/#\(tab)") ?? url
     }
 
-    static func withApp<Result: Sendable>(
+    /// Runs `body` with the app and its stand-ins, which stop when it returns; the artwork
+    /// pipeline downloads at most `maximumConcurrentDownloads` images at once.
+    public static func withApp<Result: Sendable>(
         maximumConcurrentDownloads: Int = 6,
         _ body: @Sendable (AppFixture) async throws -> Result
     ) async throws -> Result {
@@ -60,11 +61,16 @@ struct AppFixture: Sendable {
                     let (addresses, announce) = AsyncStream.makeStream(of: URL.self)
                     return try await withThrowingTaskGroup(of: Result?.self) { group in
                         group.addTask {
+                            defer { announce.finish() }
                             try await app.run(host: "127.0.0.1", port: 0, handlingSignals: false) { announce.yield($0) }
                             return nil
                         }
                         var iterator = addresses.makeAsyncIterator()
-                        guard let url = await iterator.next() else { throw WebDriverError("the app did not start") }
+                        guard let url = await iterator.next() else {
+                            // The app ended before listening: its error says why.
+                            while try await group.next() != nil {}
+                            throw WebDriverError("the app did not start")
+                        }
                         defer { group.cancelAll() }
                         return try await body(
                             AppFixture(url: url, server: server, favorites: favorites, artwork: artwork)

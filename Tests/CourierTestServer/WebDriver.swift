@@ -1,8 +1,7 @@
-import Courier
+public import Courier
 import CourierAsyncHTTPClient
-import CourierTestServer
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 #if canImport(Glibc)
 import Glibc
@@ -10,20 +9,23 @@ import Glibc
 
 /// A real browser driven over the W3C WebDriver protocol: Debian's `chromedriver` starts
 /// headless Chromium, and Courier's own client sends the commands.
-struct WebDriver: Sendable {
-    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
+public struct WebDriver: Sendable {
+    /// Debian's Chromium, if installed.
+    public static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
-    static let chromedriver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"].first {
+    /// Debian's chromedriver (package chromium-driver), if installed.
+    public static let chromedriver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
-    static var isAvailable: Bool { chromium != nil && chromedriver != nil }
+    /// Whether both are installed.
+    public static var isAvailable: Bool { chromium != nil && chromedriver != nil }
 
     let client: HTTPClient
     let session: String
 
     /// Runs `body` with a fresh browser window of `width`×`height`, closed afterwards.
-    static func withBrowser<Result: Sendable>(
+    public static func withBrowser<Result: Sendable>(
         width: Int = 1100,
         height: Int = 900,
         _ body: @Sendable (WebDriver) async throws -> Result
@@ -103,42 +105,51 @@ struct WebDriver: Sendable {
 
     /// Sends a session command and returns its `value`.
     @discardableResult
-    func run(_ method: HTTPRequest.Method, _ path: String, _ body: JSONValue? = nil) async throws -> JSONValue {
+    public func run(_ method: HTTPRequest.Method, _ path: String, _ body: JSONValue? = nil) async throws -> JSONValue {
         let answer = try await client.send(Self.command(method, "/session/\(session)/\(path)", body ?? .object([:])))
         return answer["value"] ?? .null
     }
 
     // MARK: - Commands
 
-    func open(_ url: URL) async throws {
+    /// Loads `url`.
+    public func open(_ url: URL) async throws {
         try await run(.post, "url", .object(["url": .string(url.absoluteString)]))
     }
 
     /// The id of the element `css` selects.
-    func element(_ css: String) async throws -> String {
+    public func element(_ css: String) async throws -> String {
         let found = try await run(.post, "element", .object(["using": .string("css selector"), "value": .string(css)]))
         guard let id = found.objectValue?.values.first?.stringValue else { throw WebDriverError("no element \(css)") }
         return id
     }
 
-    func click(_ css: String) async throws {
+    /// Clicks the element `css` selects.
+    public func click(_ css: String) async throws {
         try await run(.post, "element/\(try await element(css))/click")
     }
 
     /// Types `text` into `css` as key presses.
-    func type(_ text: String, into css: String) async throws {
+    public func type(_ text: String, into css: String) async throws {
         try await run(.post, "element/\(try await element(css))/value", .object(["text": .string(text)]))
     }
 
     /// Runs `script` (a function body; `arguments` holds `args`) in the page.
     @discardableResult
-    func script(_ script: String, _ args: [JSONValue] = []) async throws -> JSONValue {
+    public func script(_ script: String, _ args: [JSONValue] = []) async throws -> JSONValue {
         try await run(.post, "execute/sync", .object(["script": .string(script), "args": .array(args)]))
+    }
+
+    /// Runs `script` (a function body whose last argument is the callback that ends it) in the
+    /// page and returns what it passed to the callback.
+    @discardableResult
+    public func asyncScript(_ script: String, _ args: [JSONValue] = []) async throws -> JSONValue {
+        try await run(.post, "execute/async", .object(["script": .string(script), "args": .array(args)]))
     }
 
     /// Waits until the JavaScript expression `condition` is true in the page, checking after
     /// every change to the document and every image or resource that finishes loading.
-    func wait(until condition: String, timeout: Duration = .seconds(60)) async throws {
+    public func wait(until condition: String, timeout: Duration = .seconds(60)) async throws {
         let milliseconds = Int(timeout.components.seconds * 1000)
         let source = """
             const done = arguments[arguments.length - 1];
@@ -164,7 +175,7 @@ struct WebDriver: Sendable {
             const backstop = setInterval(onEvent, 100);
             const timer = setTimeout(() => finish(false), \(milliseconds));
             """
-        let held = try await run(.post, "execute/async", .object(["script": .string(source), "args": .array([])]))
+        let held = try await asyncScript(source)
         guard held.boolValue == true else {
             let text = try await script("return document.querySelector('main').innerText").stringValue ?? ""
             throw WebDriverError("timed out waiting for \(condition); the page says: \(text.prefix(800))")
@@ -172,19 +183,20 @@ struct WebDriver: Sendable {
     }
 
     /// The visible text of the element `css` selects.
-    func text(_ css: String) async throws -> String {
+    public func text(_ css: String) async throws -> String {
         try await run(.get, "element/\(try await element(css))/text").stringValue ?? ""
     }
 
     /// A PNG of the window.
-    func screenshot() async throws -> Data {
+    public func screenshot() async throws -> Data {
         guard let base64 = try await run(.get, "screenshot").stringValue, let data = Data(base64Encoded: base64) else {
             throw WebDriverError("no screenshot")
         }
         return data
     }
 
-    func setWindowSize(width: Int, height: Int) async throws {
+    /// Resizes the window.
+    public func setWindowSize(width: Int, height: Int) async throws {
         try await run(
             .post,
             "window/rect",
@@ -193,12 +205,16 @@ struct WebDriver: Sendable {
     }
 }
 
-struct WebDriverError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// What went wrong driving the browser.
+public struct WebDriverError: Error, CustomStringConvertible {
+    /// What happened.
+    public let description: String
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
 }
 
-/// `chromedriver --port=0`, which prints the port it chose.
+/// `chromedriver --port=0`, which prints the port it chose. Foundation starts it in a process
+/// group of its own, which the browsers it starts join: stopping the group stops them too.
 final class ChromeDriverProcess: Sendable {
     private let process: Process
     private let output: Pipe
@@ -239,12 +255,13 @@ final class ChromeDriverProcess: Sendable {
         }
     }
 
-    /// Kills chromedriver (it ignores SIGTERM) and waits for it on a thread of its own, so that
-    /// no task's thread blocks.
+    /// Kills chromedriver (it ignores SIGTERM) and what it started, and waits for it on a thread
+    /// of its own, so that no task's thread blocks.
     func stop() async {
         let pid = process.processIdentifier
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread {
+                kill(-pid, SIGKILL)  // the group: chromedriver and its browsers
                 kill(pid, SIGKILL)
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) < 0, errno == EINTR {}
