@@ -321,7 +321,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierCLI", "CourierTestServer", "Favorites", "GitWire"],
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient", "CourierCLI", "CourierTestServer", "Favorites", "GitWire",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings
         ),
 
