@@ -29,12 +29,18 @@ struct AppCommandTests {
             let feed = try await page.response(.get, "/api/feed?example")
             #expect(feed.value.split(separator: UInt8(ascii: "\n")).count == 13)
 
-            #expect(try await page.status(.post, "/api/family", headers: [.origin: page.origin], body: #"{"name":"Anna"}"#) == 201)
+            #expect(
+                try await page.status(.post, "/api/family", headers: [.origin: page.origin], body: #"{"name":"Anna"}"#)
+                    == 201
+            )
             // A page watching Anna's favourites keeps its event stream open…
             var events = HTTPFields()
             events[HTTPField.Name("X-Courier-Token")!] = page.token
             let stream = try await page.client.stream(
-                Endpoint<Data>(url: try #require(URL(string: page.origin + "/api/movies/events?member=Anna")), headers: events)
+                Endpoint<Data>(
+                    url: try #require(URL(string: page.origin + "/api/movies/events?member=Anna")),
+                    headers: events
+                )
             )
             var chunks = stream.body.makeAsyncIterator()
             let first = try #require(try await chunks.next())
