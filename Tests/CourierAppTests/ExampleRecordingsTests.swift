@@ -130,7 +130,7 @@ private struct FixtureStore: HTTPTransport {
         let entity = query.first { $0.name == "entity" }?.value
         let chosen = items.filter { data in
             guard let item = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
-            return Self.matches(item, term: term) && Self.matches(item, entity: entity)
+            return Self.matches(item, term: term) && StoreRoutes.matches(item, entity: entity)
         }
         let lines = chosen.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",\n")
         let body = "\n\n\n{\n \"resultCount\":\(chosen.count),\n \"results\": [\n\(lines)]\n}\n"
@@ -148,20 +148,6 @@ private struct FixtureStore: HTTPTransport {
         )
         let words = fold(names).split(whereSeparator: { !$0.isLetter && !$0.isNumber })
         return fold(term).split(separator: " ").allSatisfy { part in words.contains { $0.hasPrefix(part) } }
-    }
-
-    static func matches(_ item: [String: Any], entity: String?) -> Bool {
-        let kind = item["kind"] as? String
-        switch entity {
-        case nil: return true
-        case "musicTrack": return kind == "song"
-        case "software": return kind == "software"
-        case "ebook": return kind == "ebook"
-        case "podcast": return kind == "podcast"
-        case "movie": return kind == "feature-movie"
-        case "audiobook": return item["wrapperType"] as? String == "audiobook"
-        default: return false
-        }
     }
 
     static func fold(_ text: String) -> String {

@@ -14,7 +14,7 @@ struct AppCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("favorites.sqlite").path
         let app = try await CourierService.start(command: ["app", "--port", "0", "--database", database])
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
             let page = try await AppPageClient.open(app.url, transport: transport)
             let store = try JSONValue(
                 parsing: try await page.response(.get, "/api/store/search?term=king&category=all&page=p&seq=1").value

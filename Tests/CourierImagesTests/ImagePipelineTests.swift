@@ -14,7 +14,7 @@ struct ImagePipelineTests {
         _ body: @Sendable (TestServer, @Sendable () throws -> ImagePipeline) async throws -> Void
     ) async throws {
         try await TestServer.withRunning { server in
-            try await AsyncHTTPClientTransport.withTransport { transport in
+            try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 try await body(server) {
                     try ImagePipeline(
                         transport: transport,

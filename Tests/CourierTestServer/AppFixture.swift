@@ -37,7 +37,7 @@ public struct AppFixture: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         let favorites = try FavoritesStore(at: directory.appendingPathComponent("favorites.sqlite"))
         return try await TestServer.withRunning { server in
-            try await AsyncHTTPClientTransport.withTransport { transport in
+            try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 try await EmbeddedLibrary.withService { libraryURL in
                     let artwork = ImagePipeline(
                         client: HTTPClient(transport: transport, configuration: .init(timeout: .seconds(60))),

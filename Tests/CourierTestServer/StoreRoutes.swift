@@ -19,7 +19,7 @@ import NIOCore
 ///   under `artwork:<file>`, `304`s under `artwork-304:<file>`. A file held with
 ///   `events.hold(["artwork:<file>"])` is answered only when its client leaves (the
 ///   disconnect `artwork:<file>`).
-enum StoreRoutes {
+public enum StoreRoutes {
     static func add(to router: Router<BasicRequestContext>, events: TestServerEvents) {
         router.get("/search") { request, _ in try await search(request, events: events) }
         router.get("/artwork/{file}") { request, context in try await artwork(request, context, events: events) }
@@ -75,7 +75,9 @@ enum StoreRoutes {
         )
     }
 
-    private static func matches(_ item: [String: Any], entity: String?) -> Bool {
+    /// Whether the store item `item` is of the kind the Search API's `entity` asks for (any
+    /// kind for none).
+    public static func matches(_ item: [String: Any], entity: String?) -> Bool {
         let kind = item["kind"] as? String
         switch entity {
         case nil, "": return true

@@ -1,3 +1,4 @@
+public import CourierAsyncHTTPClient
 public import Foundation
 import Hummingbird
 import HummingbirdTLS
@@ -135,4 +136,10 @@ public enum TestServerError: Error {
     case didNotStart
     /// An awaited event did not happen in time.
     case timedOut(String)
+}
+
+extension AsyncHTTPClientTransport.Configuration {
+    /// For tests against loopback servers on a loaded 2-core machine: a minute to connect,
+    /// which only ever delays a failure — a connection that succeeds is used at once.
+    public static var loopbackTests: Self { Self(connectTimeout: .seconds(60)) }
 }

@@ -70,6 +70,10 @@ public struct WebDriver: Sendable {
                                 [
                                     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                                     "--no-first-run", "--window-size=\(width),\(height)",
+                                    // Nothing the tests do not need: the suite shares two cores.
+                                    "--disable-extensions", "--disable-background-networking",
+                                    "--disable-component-update", "--disable-default-apps", "--disable-sync",
+                                    "--mute-audio", "--renderer-process-limit=1",
                                     "--user-data-dir=\(profile.path)",
                                 ].map(JSONValue.string)
                             ),

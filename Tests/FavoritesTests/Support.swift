@@ -19,8 +19,13 @@ func withTMDB(
     _ body: @Sendable (TMDBClient, TestServer) async throws -> Void
 ) async throws {
     try await TestServer.withRunning { server in
-        try await AsyncHTTPClientTransport.withTransport { transport in
-            let tmdb = TMDBClient(baseURL: server.url(path), credentials: credentials, transport: transport)
+        try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
+            let tmdb = TMDBClient(
+                baseURL: server.url(path),
+                credentials: credentials,
+                transport: transport,
+                timeout: .seconds(60)
+            )
             try await body(tmdb, server)
         }
     }

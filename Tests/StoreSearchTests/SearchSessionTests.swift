@@ -10,8 +10,10 @@ import Testing
 struct SearchSessionTests {
     @Test func aNewSearchSupersedesTheOneInFlight() async throws {
         try await TestServer.withRunning { server in
-            try await AsyncHTTPClientTransport.withTransport { transport in
-                let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
+            try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
+                let session = SearchSession(
+                    store: StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60))
+                )
                 let slow = Task { try await session.search("hold:slow:king", category: .music) }
                 try await server.events.waitForQueries(for: "search")
                 let latest = try await session.search("king", category: .software)
@@ -26,8 +28,10 @@ struct SearchSessionTests {
 
     @Test func aCategoryChangeSupersedesToo() async throws {
         try await TestServer.withRunning { server in
-            try await AsyncHTTPClientTransport.withTransport { transport in
-                let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
+            try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
+                let session = SearchSession(
+                    store: StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60))
+                )
                 async let first = session.search("hold:first:king", category: .ebook)
                 try await server.events.waitForQueries(for: "search")
                 let second = try await session.search("king", category: .podcast)
@@ -40,8 +44,10 @@ struct SearchSessionTests {
 
     @Test func cancelEndsTheSearchSilently() async throws {
         try await TestServer.withRunning { server in
-            try await AsyncHTTPClientTransport.withTransport { transport in
-                let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
+            try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
+                let session = SearchSession(
+                    store: StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60))
+                )
                 let pending = Task { try await session.search("hold:pending:king") }
                 try await server.events.waitForQueries(for: "search")
                 await session.cancel()
@@ -53,8 +59,10 @@ struct SearchSessionTests {
 
     @Test func aRealFailureIsReportedOnceToItsOwnCaller() async throws {
         try await TestServer.withRunning { server in
-            try await AsyncHTTPClientTransport.withTransport { transport in
-                let session = SearchSession(store: StoreClient(baseURL: server.baseURL, transport: transport))
+            try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
+                let session = SearchSession(
+                    store: StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60))
+                )
                 var failures: [RequestError] = []
                 do throws(RequestError) {
                     _ = try await session.search("king", country: "usa")

@@ -11,8 +11,11 @@ struct StoreClientTests {
     /// Runs `body` with a store client pointed at a fresh test server.
     private func withStore(_ body: @Sendable (StoreClient, TestServer) async throws -> Void) async throws {
         try await TestServer.withRunning { server in
-            try await AsyncHTTPClientTransport.withTransport { transport in
-                try await body(StoreClient(baseURL: server.baseURL, transport: transport), server)
+            try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
+                try await body(
+                    StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60)),
+                    server
+                )
             }
         }
     }
@@ -153,7 +156,7 @@ struct StoreClientTests {
     }
 
     @Test func aStoreThatIsDownIsATransportError() async throws {
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
             let store = StoreClient(baseURL: URL(string: "http://127.0.0.1:9")!, transport: transport)
             await #expect {
                 _ = try await store.search("king")
