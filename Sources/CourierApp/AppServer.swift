@@ -2,7 +2,7 @@ import Courier
 import Favorites
 public import Foundation
 import HTTPTypes
-public import Hummingbird
+import Hummingbird
 import LibraryKit
 public import Logging
 import NIOCore
