@@ -497,43 +497,49 @@ activators.movies = () => {
 
 // ---------------------------------------------------------------- Feed and refs (seed 003)
 
-let feedRequest = null;
+// Reads a JSON Lines answer into the list `listID`, each line as it arrives; a new read of
+// the same list aborts the one in flight. `onLine(line, list)` renders a line.
+const streams = new Map();
 
-async function readFeed(query) {
-  feedRequest?.abort();
+async function streamInto(listID, statusID, path, starting, onLine) {
+  streams.get(listID)?.abort();
   const controller = new AbortController();
-  feedRequest = controller;
-  const list = $("feed-entries");
+  streams.set(listID, controller);
+  const list = $(listID);
   list.replaceChildren();
-  say("feed-status", "Reading…");
-  let count = 0;
+  say(statusID, starting);
   try {
-    const response = await api(`/api/feed?${query}`, { signal: controller.signal });
-    await readLines(response, (line) => {
-      if (line.entry) {
-        const entry = line.entry;
-        const row = element("li");
-        const text = element("div", "text");
-        const title = element("span", "primary");
-        title.append(entry.link ? link(entry.link, entry.title ?? entry.link) : document.createTextNode(entry.title ?? "(untitled)"));
-        text.append(title);
-        if (entry.summary) text.append(element("span", "summary", entry.summary));
-        const date = entry.date ? new Date(entry.date).toLocaleDateString() : "";
-        row.append(text, element("span", "aside", date));
-        list.append(row);
-        count += 1;
-        say("feed-status", `Reading… ${plural(count, "entry", "entries")}`);
-      } else if (line.feed) {
-        const from = line.feed.title ? ` from ${line.feed.title}` : "";
-        const problem = line.feed.problem ? ` (read leniently: ${line.feed.problem})` : "";
-        say("feed-status", `${plural(count, "entry", "entries")}${from}.${problem}`);
-      } else if (line.error) {
-        say("feed-status", count ? `${plural(count, "entry", "entries")}, then: ${line.error}` : line.error, true);
-      }
-    });
+    const response = await api(path, { signal: controller.signal });
+    await readLines(response, (line) => onLine(line, list));
   } catch (error) {
-    if (error.name !== "AbortError") say("feed-status", networkMessage(error), true);
+    if (error.name !== "AbortError") say(statusID, networkMessage(error), true);
   }
+}
+
+function readFeed(query) {
+  let count = 0;
+  streamInto("feed-entries", "feed-status", `/api/feed?${query}`, "Reading…", (line, list) => {
+    if (line.entry) {
+      const entry = line.entry;
+      const row = element("li");
+      const text = element("div", "text");
+      const title = element("span", "primary");
+      title.append(entry.link ? link(entry.link, entry.title ?? entry.link) : document.createTextNode(entry.title ?? "(untitled)"));
+      text.append(title);
+      if (entry.summary) text.append(element("span", "summary", entry.summary));
+      const date = entry.date ? new Date(entry.date).toLocaleDateString() : "";
+      row.append(text, element("span", "aside", date));
+      list.append(row);
+      count += 1;
+      say("feed-status", `Reading… ${plural(count, "entry", "entries")}`);
+    } else if (line.feed) {
+      const from = line.feed.title ? ` from ${line.feed.title}` : "";
+      const problem = line.feed.problem ? ` (read leniently: ${line.feed.problem})` : "";
+      say("feed-status", `${plural(count, "entry", "entries")}${from}.${problem}`);
+    } else if (line.error) {
+      say("feed-status", count ? `${plural(count, "entry", "entries")}, then: ${line.error}` : line.error, true);
+    }
+  });
 }
 
 $("feed-form").addEventListener("submit", (event) => {
@@ -544,35 +550,22 @@ $("feed-form").addEventListener("submit", (event) => {
 $("feed-example").addEventListener("click", () => readFeed("example"));
 activators.feed = () => $("feed-url").focus();
 
-let refsRequest = null;
-
-async function listRefs(url) {
-  refsRequest?.abort();
-  const controller = new AbortController();
-  refsRequest = controller;
-  const list = $("refs-list");
-  list.replaceChildren();
-  say("refs-status", "Connecting…");
+function listRefs(url) {
   let count = 0;
-  try {
-    const response = await api(`/api/refs?url=${encodeURIComponent(url)}`, { signal: controller.signal });
-    await readLines(response, (line) => {
-      if (line.ref) {
-        const row = element("li");
-        row.append(element("span", "mono", line.ref.object_id.slice(0, 12)), textBlock(line.ref.name));
-        row.firstChild.title = line.ref.object_id;
-        list.append(row);
-        count += 1;
-        say("refs-status", `Receiving… ${plural(count, "ref", "refs")}`);
-      } else if (line.done) {
-        say("refs-status", `${plural(count, "ref", "refs")}.${line.head ? ` HEAD → ${line.head}` : ""}`);
-      } else if (line.error) {
-        say("refs-status", line.error, true);
-      }
-    });
-  } catch (error) {
-    if (error.name !== "AbortError") say("refs-status", networkMessage(error), true);
-  }
+  streamInto("refs-list", "refs-status", `/api/refs?url=${encodeURIComponent(url)}`, "Connecting…", (line, list) => {
+    if (line.ref) {
+      const row = element("li");
+      row.append(element("span", "mono", line.ref.object_id.slice(0, 12)), textBlock(line.ref.name));
+      row.firstChild.title = line.ref.object_id;
+      list.append(row);
+      count += 1;
+      say("refs-status", `Receiving… ${plural(count, "ref", "refs")}`);
+    } else if (line.done) {
+      say("refs-status", `${plural(count, "ref", "refs")}.${line.head ? ` HEAD → ${line.head}` : ""}`);
+    } else if (line.error) {
+      say("refs-status", line.error, true);
+    }
+  });
 }
 
 $("refs-form").addEventListener("submit", (event) => {
