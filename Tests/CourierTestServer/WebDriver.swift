@@ -33,9 +33,25 @@ public struct WebDriver: Sendable {
         guard let chromium, let chromedriver else {
             throw WebDriverError("chromium and chromedriver are not installed")
         }
-        let driver = try ChromeDriverProcess(executable: chromedriver)
+        // chromedriver once ended before listening on a loaded machine (its standard error is
+        // in the error); a second start is tried before giving up. The test's own steps are
+        // never retried.
+        var driver = try ChromeDriverProcess(executable: chromedriver)
+        let port: Int
+        if let first = try? await driver.port() {
+            port = first
+        } else {
+            await driver.stop()
+            driver = try ChromeDriverProcess(executable: chromedriver)
+            do {
+                port = try await driver.port()
+            } catch {
+                await driver.stop()
+                throw error
+            }
+        }
         do {
-            let result = try await session(driver: driver, chromium: chromium, width: width, height: height, body)
+            let result = try await session(port: port, chromium: chromium, width: width, height: height, body)
             await driver.stop()
             return result
         } catch {
@@ -45,14 +61,13 @@ public struct WebDriver: Sendable {
     }
 
     private static func session<Result: Sendable>(
-        driver: ChromeDriverProcess,
+        port: Int,
         chromium: String,
         width: Int,
         height: Int,
         _ body: @Sendable (WebDriver) async throws -> Result
     ) async throws -> Result {
-        let port = try await driver.port()
-        return try await AsyncHTTPClientTransport.withTransport(configuration: .init(readTimeout: .seconds(150))) {
+        try await AsyncHTTPClientTransport.withTransport(configuration: .init(readTimeout: .seconds(150))) {
             transport in
             let client = HTTPClient(
                 transport: transport,
@@ -222,29 +237,34 @@ public struct WebDriverError: Error, CustomStringConvertible {
 final class ChromeDriverProcess: Sendable {
     private let process: Process
     private let output: Pipe
+    private let errors: Pipe
 
     init(executable: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--port=0"]
         let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
         self.process = process
         self.output = output
+        self.errors = errors
     }
 
     /// The port, read from "ChromeDriver was started successfully on port N." once printed.
     func port() async throws -> Int {
         let handle = output.fileHandleForReading
+        let errorHandle = errors.fileHandleForReading
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
                 var text = ""
                 while true {
                     let chunk = handle.availableData
                     if chunk.isEmpty {
-                        continuation.resume(throwing: WebDriverError("chromedriver ended: \(text)"))
+                        let said = String(decoding: errorHandle.availableData, as: UTF8.self)
+                        continuation.resume(throwing: WebDriverError("chromedriver ended: \(text) \(said)"))
                         return
                     }
                     text += String(decoding: chunk, as: UTF8.self)
