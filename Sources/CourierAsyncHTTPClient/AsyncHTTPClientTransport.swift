@@ -43,6 +43,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         /// ``Courier/TransportFailure/Kind/connectionRefused``, and the ``Courier/Retry``
         /// middleware decides, visibly and the same way for every transport, whether to try again.
         public var retriesConnectionEstablishment: Bool
+        /// Certificates trusted besides the system's roots, for services whose certificate a
+        /// private authority signed, or that sign their own.
+        public var additionalTrustRoots: TrustedCertificates
 
         /// Creates a configuration.
         public init(
@@ -50,13 +53,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             maxConnectionsPerHost: Int = 8,
             idleTimeout: Duration = .seconds(60),
             readTimeout: Duration? = .seconds(60),
-            retriesConnectionEstablishment: Bool = false
+            retriesConnectionEstablishment: Bool = false,
+            additionalTrustRoots: TrustedCertificates = .none
         ) {
             self.connectTimeout = connectTimeout
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.idleTimeout = idleTimeout
             self.readTimeout = readTimeout
             self.retriesConnectionEstablishment = retriesConnectionEstablishment
+            self.additionalTrustRoots = additionalTrustRoots
         }
     }
 
@@ -80,6 +85,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         )
         settings.httpVersion = .automatic
         settings.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionEstablishment
+        if configuration.additionalTrustRoots.count > 0 {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.certificates(configuration.additionalTrustRoots.certificates)]
+            settings.tlsConfiguration = tls
+        }
         self.client = AsyncHTTPClient.HTTPClient(
             eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
             configuration: settings

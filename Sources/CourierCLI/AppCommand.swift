@@ -104,7 +104,7 @@ struct AppCommand: AsyncParsableCommand {
         let libraryURL = try library.map {
             try ServiceURL.parse($0, option: "--library", example: "http://127.0.0.1:8080")
         }
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        try await security.withTransport { transport in
             let serve: @Sendable (URL) async throws -> Void = { libraryAddress in
                 let services = try makeServices(
                     transport: transport,

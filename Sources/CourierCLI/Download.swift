@@ -40,7 +40,7 @@ struct Download: AsyncParsableCommand {
         let quiet = transfer.quiet
         let result: DownloadResult
         do {
-            result = try await AsyncHTTPClientTransport.withTransport { transport in
+            result = try await transfer.security.withTransport { transport in
                 let client = HTTPClient(
                     transport: transport,
                     configuration: .init(securityPolicy: transfer.security.policy)

@@ -123,6 +123,11 @@ struct Get: AsyncParsableCommand {
 
     func validate() throws {
         if offline, cache == nil { throw ValidationError("--offline needs --cache DIR.") }
+        if transport == .urlSession, !security.caCertificates.isEmpty {
+            throw ValidationError(
+                "--ca-cert works with the async-http-client transport; leave out --transport urlsession."
+            )
+        }
         if data != nil, dataBinary != nil { throw ValidationError("Give the body once: --data or --data-binary.") }
         try streaming.validate(with: [
             ("--json", json), ("--pick", pick != nil), ("--curl", curl), ("--cache", cache != nil),
@@ -143,7 +148,7 @@ struct Get: AsyncParsableCommand {
             let settings = AsyncHTTPClientTransport.Configuration(
                 connectTimeout: NumericOption.duration(seconds: min(timeout, 10))
             )
-            try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
+            try await security.withTransport(configuration: settings) { transport in
                 try await run(endpoint, with: HTTPClient(transport: transport, configuration: configuration), recorder)
             }
         case .urlSession:

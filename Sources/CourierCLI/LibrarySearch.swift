@@ -25,6 +25,8 @@ struct LibrarySearchOptions: ParsableArguments {
     @Flag(help: "Print the results as JSON instead of a table.")
     var json = false
 
+    @OptionGroup var security: SecurityOptions
+
     /// `--limit`: what the service accepts.
     static let limitRange = 0...LibraryAPI.maximumLimit
 
@@ -50,8 +52,12 @@ struct LibrarySearchOptions: ParsableArguments {
         let url = try serviceURL()
         let page: Page<Item>
         do {
-            page = try await AsyncHTTPClientTransport.withTransport { transport in
-                try await search(LibraryClient(service: url, transport: transport))
+            page = try await security.withTransport { transport in
+                let client = HTTPClient(
+                    transport: transport,
+                    configuration: .init(baseURL: url, securityPolicy: security.policy, timeout: .seconds(10))
+                )
+                return try await search(LibraryClient(client: client))
             }
         } catch let error as RequestError {
             throw Self.failure(error, service: url)
@@ -94,7 +100,8 @@ struct Locations: AsyncParsableCommand {
             Examples:
               courier locations France
               courier locations un --json
-              courier locations --service http://library.example:8080 de
+              courier locations de --service https://library.example:8443 --ca-cert library-ca.pem
+              courier locations de --service http://library.example:8080 --allow-http library.example
             """
     )
 
@@ -144,7 +151,7 @@ struct Catalog: AsyncParsableCommand {
                 ? "The catalog is empty."
                 : "No books with a title starting with '\(prefix)'. Try fewer letters.",
             columns: [.init("TITLE"), .init("AUTHOR"), .init("YEAR", alignment: .right)],
-            row: { [$0.title, $0.author, Self.year($0.year)] },
+            row: { [$0.title, $0.author ?? "", $0.year.map(Self.year) ?? ""] },
             search: { library throws(RequestError) in
                 try await library.books(titlePrefix: prefix, limit: limit, offset: offset)
             }

@@ -9,7 +9,8 @@ struct Serve: AsyncParsableCommand {
         abstract: "Run the library service: search pages at /, JSON at /locations and /catalog.",
         discussion: """
             Serves the built-in data (libraries in more than 40 countries, classic books) or, with \
-            --data, your own catalog.json and locations.json. Routes: / (search page), \
+            --data, your own catalog.json and locations.json (books need only a title). With --tls-cert \
+            and --tls-key it serves HTTPS, offering HTTP/2 and HTTP/1.1. Routes: / (search page), \
             /locations?country=, /catalog?q= (prefix search ignoring case and accents; limit, \
             offset; X-Total-Count), /health, /openapi.json. Access logs go to standard error. \
             Ctrl-C or SIGTERM stops it after the requests in flight.
@@ -17,6 +18,8 @@ struct Serve: AsyncParsableCommand {
             Examples:
               courier serve
               courier serve --port 9000 --data ./my-library
+              courier serve --host 0.0.0.0 --port 8443 --tls-cert server.pem --tls-key server.key
+              PORT=3000 courier serve
             """
     )
 
@@ -24,10 +27,22 @@ struct Serve: AsyncParsableCommand {
     var host = "127.0.0.1"
 
     @Option(
-        help: "The port to listen on (\(NumericOption.describe(NumericOption.ports))); 0 picks a free one.",
+        help: """
+            The port to listen on (\(NumericOption.describe(NumericOption.ports))); 0 picks a free one. \
+            Default: $PORT if set, else 8080.
+            """,
         transform: NumericOption.integer(in: NumericOption.ports)
     )
-    var port = 8080
+    var port: Int?
+
+    @Option(
+        name: .customLong("tls-cert"),
+        help: "Serve HTTPS with this PEM certificate chain (the server's first); needs --tls-key. Offers HTTP/2."
+    )
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-cert.")
+    var tlsKey: String?
 
     @OptionGroup var server: ServerOptions
 
@@ -44,6 +59,23 @@ struct Serve: AsyncParsableCommand {
             let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--log-level '\(logLevel)' is not one of \(levels).")
         }
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError("HTTPS needs both --tls-cert and --tls-key.")
+        }
+        _ = try listeningPort()
+    }
+
+    /// `--port`, else `$PORT` (as the chapter's service reads it), else 8080.
+    func listeningPort(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
+        if let port { return port }
+        guard let text = environment["PORT"], !text.isEmpty else { return 8080 }
+        guard let value = Int(text), NumericOption.ports.contains(value) else {
+            throw ValidationError(
+                "PORT '\(text)' in the environment is not a port (\(NumericOption.describe(NumericOption.ports))): "
+                    + "fix it, unset it, or pass --port."
+            )
+        }
+        return value
     }
 
     func run() async throws {
@@ -69,17 +101,25 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw CommandFailure("\(error)", status: .unexpected)
         }
+        let certificate: ServerCertificate?
+        do {
+            certificate = try tlsCertificate.map { file throws(ServerCertificateError) in
+                try ServerCertificate(certificateFile: file, privateKeyFile: tlsKey ?? "")
+            }
+        } catch {
+            throw CommandFailure("\(error).", status: .usage)
+        }
         let summary =
             "\(library.locations.count) libraries in \(library.countryCount) countries, \(library.catalog.count) books"
+        let banner = ServeBanner(host: host, certificate: certificate, certificateFile: tlsCertificate)
         do {
-            try await libraryServer.run(host: host, port: port, limits: server.limits) { url in
-                Terminal.output(
-                    """
-                    Serving the library on \(url) (\(summary)).
-                    Open \(url)/ in a browser, or run: courier locations France --service \(url)
-                    Ctrl-C stops it.
-                    """
-                )
+            try await libraryServer.run(
+                host: host,
+                port: try listeningPort(),
+                limits: server.limits,
+                certificate: certificate
+            ) { url in
+                Terminal.output(banner.text(listeningOn: url, summary: summary))
             }
         } catch let error as LibraryServerError {
             throw CommandFailure(error.description, status: .network)

@@ -94,7 +94,7 @@ struct StoreCommand: AsyncParsableCommand {
         let middleware: [any Middleware] = recorder.map { [$0] } ?? []
         let cacheDirectory = artwork == nil ? nil : try Self.cacheDirectory(cache)
         try await recording.recording(recorder) {
-            try await AsyncHTTPClientTransport.withTransport { transport in
+            try await security.withTransport { transport in
                 let store = StoreClient(
                     client: HTTPClient(
                         transport: transport,

@@ -57,7 +57,7 @@ struct Upload: AsyncParsableCommand {
         let started = ContinuousClock.now
         let response: DecodedResponse<Data>
         do {
-            response = try await AsyncHTTPClientTransport.withTransport { transport in
+            response = try await transfer.security.withTransport { transport in
                 // No total timeout: a large file takes its time; the transport's read timeout
                 // still ends a stalled exchange.
                 let configuration = HTTPClient.Configuration(securityPolicy: transfer.security.policy, timeout: nil)

@@ -11,6 +11,8 @@ import Synchronization
 final class CourierService: @unchecked Sendable {
     /// The address the service printed on its first line.
     let url: URL
+    /// What it printed before it served: the lines up to the one that says how to stop it.
+    let banner: String
     private let process: Process
     private let output: Pipe
     private let errors: Pipe
@@ -18,26 +20,28 @@ final class CourierService: @unchecked Sendable {
     /// holds (64 KiB) would otherwise block on its next log line, in the middle of a test.
     private let errorText = Drained()
 
-    /// Starts `courier serve --port 0` with `arguments` and waits for its first line.
+    /// Starts `courier serve --port 0` with `arguments` and waits for its banner.
     static func start(_ arguments: [String] = []) async throws -> CourierService {
         try await start(command: ["serve", "--port", "0"] + arguments)
     }
 
-    /// Starts `courier` with `command` (which must listen on port 0) and waits for its first line.
-    static func start(command: [String]) async throws -> CourierService {
+    /// Starts `courier` with `command` (which must listen on a free port) and waits for its
+    /// banner; `environment` is added to the test's own.
+    static func start(command: [String], environment: [String: String] = [:]) async throws -> CourierService {
         let executable = try Courier.executable()
         return try await withCheckedThrowingContinuation { continuation in
             // Reading blocks: do it on a thread of its own, away from the concurrency pool.
             Thread {
-                continuation.resume(with: Result { try CourierService(executable, command) })
+                continuation.resume(with: Result { try CourierService(executable, command, environment) })
             }.start()
         }
     }
 
-    private init(_ executable: URL, _ arguments: [String]) throws {
+    private init(_ executable: URL, _ arguments: [String], _ environment: [String: String]) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         output = Pipe()
         errors = Pipe()
         process.standardOutput = output
@@ -45,17 +49,22 @@ final class CourierService: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         errorText.read(errors.fileHandleForReading)
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
-            line.append(first)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression),
+        var lines: [String] = []
+        repeat {
+            var line = Data()
+            while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
+                line.append(first)
+            }
+            lines.append(String(decoding: line, as: UTF8.self))
+        } while lines.count < 20 && !lines[lines.count - 1].contains("Ctrl-C") && !lines[lines.count - 1].isEmpty
+        let text = lines[0]
+        guard let range = text.range(of: #"https?://[^ /]+:[0-9]+"#, options: .regularExpression),
             let url = URL(string: String(text[range]))
         else {
             process.terminate()
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "courier printed: \(text)"])
         }
+        self.banner = lines.joined(separator: "\n")
         self.url = url
     }
 

@@ -24,8 +24,9 @@ struct EmbeddedDataTests {
         let books = try LibraryData.embedded().books
         var seen = Set<String>()
         for book in books {
-            #expect(seen.insert("\(book.title)|\(book.author)").inserted, "duplicate: \(book.title)")
-            #expect((-2000...2026).contains(book.year), "\(book.title): \(book.year)")
+            #expect(seen.insert("\(book.title)|\(book.author ?? "")").inserted, "duplicate: \(book.title)")
+            let year = try #require(book.year, "\(book.title) has no year")
+            #expect((-2000...2026).contains(year), "\(book.title): \(year)")
         }
     }
 }

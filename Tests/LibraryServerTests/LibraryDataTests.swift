@@ -37,6 +37,22 @@ struct LibraryDataTests {
             try LibraryData.load(from: $0)
         }
         #expect(data.books == [Book(title: "Dune", author: "Frank Herbert", year: 1965)])
+    }
+
+    /// The chapter's own catalog.json has books with only a title.
+    @Test func booksNeedOnlyATitle() throws {
+        let data = try Self.withDataDirectory(
+            catalog:
+                #"[{"title": "Dune"}, {"title": "Emma", "author": "Jane Austen"}, {"title": "Beowulf", "year": null}]"#
+        ) { try LibraryData.load(from: $0) }
+        #expect(
+            data.books == [Book(title: "Dune"), Book(title: "Emma", author: "Jane Austen"), Book(title: "Beowulf")]
+        )
+        let library = Library(data)
+        #expect(
+            String(decoding: library.catalog.json(for: library.catalog.search("", limit: 3, offset: 0)), as: UTF8.self)
+                == #"[{"title":"Beowulf"},{"title":"Dune"},{"title":"Emma","author":"Jane Austen"}]"#
+        )
         #expect(data.locations.map(\.city) == ["Paris"])
     }
 
@@ -55,8 +71,8 @@ struct LibraryDataTests {
                 "catalog.json:2:10: [0].year: expected a whole number, found a string"
             ),
             (
-                "[{\"title\": \"Dune\", \"author\": \"F\", \"year\": 1965},\n {\"title\": \"Emma\", \"author\": \"J\"}]",
-                "catalog.json:2:2: [1]: the book has no \"year\""
+                "[{\"title\": \"Dune\", \"author\": \"F\", \"year\": 1965},\n {\"author\": \"J\", \"year\": 1815}]",
+                "catalog.json:2:2: [1]: the book has no \"title\""
             ),
             ("{\"books\": []}", "catalog.json:1:1: expected an array of books, found an object"),
             (
@@ -72,8 +88,12 @@ struct LibraryDataTests {
                 "catalog.json:1:62: [0].cover_url: \"ftp://x/y.jpg\" is not an http or https URL"
             ),
             (
-                "[{\"title\": \"Dune\", \"author\": \"F\", \"year\": null}]",
-                "catalog.json:1:43: [0].year: expected a whole number, found null"
+                "[{\"title\": \"Dune\", \"author\": \"\", \"year\": 1965}]",
+                "catalog.json:1:30: [0].author: the author is empty: leave it out if unknown"
+            ),
+            (
+                "[{\"title\": null}]",
+                "catalog.json:1:12: [0].title: expected a string, found null"
             ),
             (
                 "[{\"title\": \"Dune\\q\", \"author\": \"F\", \"year\": 1}]",

@@ -82,7 +82,7 @@ struct TMDBOptions: ParsableArguments {
         let middleware: [any Middleware] = recorder.map { [$0] } ?? []
         let (policy, timeout) = (security.policy, timeout)
         return try await recording.recording(recorder) {
-            try await AsyncHTTPClientTransport.withTransport(
+            try await security.withTransport(
                 configuration: .init(maxConnectionsPerHost: connections)
             ) { transport in
                 let tmdb = TMDBClient(

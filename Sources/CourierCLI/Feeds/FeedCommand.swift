@@ -57,12 +57,17 @@ struct FeedCommand: AsyncParsableCommand {
         let givenBase = baseURL.flatMap(URL.init(string:))
         let parser = FeedParser()
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) {
-            try await AsyncHTTPClientTransport.withTransport { transport in
+            try await security.withTransport { transport in
                 let client = HTTPClient(transport: transport, configuration: .init(securityPolicy: security.policy))
-                let response = try await client.stream(
-                    Endpoint<Data>(url: url, headers: [.accept: Self.accept]),
-                    idleTimeout: .seconds(30)
-                )
+                let response: StreamedResponse
+                do throws(RequestError) {
+                    response = try await client.stream(
+                        Endpoint<Data>(url: url, headers: [.accept: Self.accept]),
+                        idleTimeout: .seconds(30)
+                    )
+                } catch {
+                    throw CommandFailure(error)
+                }
                 let type = contentType ?? response.head.headerFields[.contentType]
                 let base = givenBase ?? URL(string: response.url)
                 try await show(parser.entries(in: response.body, baseURL: base, contentType: type))

@@ -119,8 +119,8 @@ extension Book: DataRecord {
 
     func problem() -> (field: String, problem: String)? {
         if title.allSatisfy(\.isWhitespace) { return ("title", "the title is empty") }
-        if author.allSatisfy(\.isWhitespace) {
-            return ("author", "the author is empty: write \"Anonymous\" if unknown")
+        if let author, author.allSatisfy(\.isWhitespace) {
+            return ("author", "the author is empty: leave it out if unknown")
         }
         if let isbn, !ISBN.isValid(isbn) {
             return ("isbn", "\"\(isbn)\" is not a valid ISBN-10 or ISBN-13 (check the digits, or leave it out)")

@@ -1,6 +1,8 @@
 public import Hummingbird
 public import HummingbirdCore
+import HummingbirdHTTP2
 import NIOCore
+import NIOSSL
 
 /// What a server allows each client: how long a connection may stay silent, how long a client
 /// may take to send a request, and how many connections may be open at once. Silent and slow
@@ -57,6 +59,31 @@ public struct ConnectionLimits: Sendable, Hashable {
             configuration: .init(
                 additionalChannelHandlers: [RequestDeadlineHandler(deadline: requestTimeout)],
                 idleTimeout: max(shortest, TimeAmount(idleTimeout))
+            )
+        )
+    }
+
+    /// With a certificate, an HTTPS server offering HTTP/2 and HTTP/1.1 by ALPN, with the same
+    /// limits on every connection (HTTP/2: idle connections) and on every request (HTTP/2: every
+    /// stream); without one, ``server``.
+    ///
+    /// - Throws: What NIOSSL throws when the certificate and key cannot make a TLS context.
+    public func server(certificate: ServerCertificate?) throws -> HTTPServerBuilder {
+        guard let certificate else { return server }
+        let shortest = TimeAmount.milliseconds(1)
+        let requestTimeout = max(shortest, TimeAmount(requestTimeout))
+        let tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: certificate.chain.map { .certificate($0) },
+            privateKey: .privateKey(certificate.privateKey)
+        )
+        return try .http2Upgrade(
+            tlsConfiguration: tls,
+            configuration: .init(
+                idleTimeout: max(.milliseconds(1), idleTimeout),
+                streamConfiguration: .init(
+                    additionalChannelHandlers: [RequestDeadlineHandler(deadline: requestTimeout)],
+                    idleTimeout: max(shortest, TimeAmount(idleTimeout))
+                )
             )
         )
     }

@@ -113,6 +113,8 @@ public struct LibraryServer: Sendable {
     /// - Parameters:
     ///   - port: 0 picks a free port; `onListening` receives the address.
     ///   - limits: How long a connection may stay silent and how many may be open at once.
+    ///   - certificate: Serve HTTPS with this certificate, offering HTTP/2 and HTTP/1.1 by ALPN;
+    ///     `nil` serves cleartext HTTP/1.1.
     ///   - onListening: Called once the server accepts connections, with its base URL.
     /// - Throws: ``LibraryServerError/cannotListen(address:reason:)`` when the address cannot be
     ///   bound (in use, not permitted, not this machine's).
@@ -120,17 +122,19 @@ public struct LibraryServer: Sendable {
         host: String,
         port: Int,
         limits: ConnectionLimits = .default,
+        certificate: ServerCertificate? = nil,
         handlingSignals: Bool = true,
         onListening: @escaping @Sendable (URL) async -> Void = { _ in }
     ) async throws {
+        let scheme = certificate == nil ? "http" : "https"
         let app = Application(
             router: router(),
-            server: limits.server,
+            server: try limits.server(certificate: certificate),
             configuration: limits.configuration(address: .hostname(host, port: port), serverName: "courier"),
             onServerRunning: { channel in
                 let boundPort = channel.localAddress?.port ?? port
                 let authority = host.contains(":") ? "[\(host)]" : host
-                if let url = URL(string: "http://\(authority):\(boundPort)") { await onListening(url) }
+                if let url = URL(string: "\(scheme)://\(authority):\(boundPort)") { await onListening(url) }
             },
             logger: logger
         )

@@ -22,12 +22,12 @@ extension Location: JSONRecord {
 }
 
 extension Book: JSONRecord {
-    /// `{"title":…,"author":…,"year":…}`, then `"isbn"` and `"cover_url"` when present.
+    /// `{"title":…}`, then `"author"`, `"year"`, `"isbn"` and `"cover_url"` when present.
     public func appendJSON(to bytes: inout [UInt8]) {
         JSONObjectWriter.write(into: &bytes) { object in
             object.member("title", title)
-            object.member("author", author)
-            object.member("year", year)
+            if let author { object.member("author", author) }
+            if let year { object.member("year", year) }
             if let isbn { object.member("isbn", isbn) }
             if let coverURL { object.member("cover_url", coverURL.absoluteString) }
         }

@@ -124,8 +124,8 @@ const libraryKinds = {
     path: "/api/library/catalog", parameter: "q", label: "Title", placeholder: "The great, war, étr…",
     noun: ["book", "books"],
     render(book) {
-      const year = book.year < 0 ? `${-book.year} BC` : String(book.year);
-      return [textBlock(book.title, book.author), element("span", "aside", year)];
+      const year = typeof book.year !== "number" ? "" : book.year < 0 ? `${-book.year} BC` : String(book.year);
+      return [textBlock(book.title, book.author ?? ""), element("span", "aside", year)];
     },
   },
 };
