@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "LibraryKit", targets: ["LibraryKit"]),
         .library(name: "LibraryServer", targets: ["LibraryServer"]),
+        .library(name: "LibraryPostgres", targets: ["LibraryPostgres"]),
         .library(name: "Feeds", targets: ["Feeds"]),
         .library(name: "GitWire", targets: ["GitWire"]),
         .library(name: "CourierImages", targets: ["CourierImages"]),
@@ -40,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Tests only: validates the service's OpenAPI document. Its default trait (external
         // reference loading) is not needed and slows the build.
@@ -104,6 +106,19 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ],
             resources: [.copy("Resources/Data"), .copy("Resources/Web"), .copy("Resources/openapi.json")],
+            swiftSettings: swiftSettings
+        ),
+        // The library service's catalog in PostgreSQL, shared by replicas.
+        .target(
+            name: "LibraryPostgres",
+            dependencies: [
+                "Courier",
+                "LibraryKit",
+                "LibraryServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -267,6 +282,7 @@ let package = Package(
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "LibraryKit",
+                "LibraryPostgres",
                 "LibraryServer",
                 "CourierTestServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

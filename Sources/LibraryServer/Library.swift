@@ -1,6 +1,6 @@
 public import LibraryKit
 
-/// What the service serves, indexed: locations by country and books by title.
+/// What the service serves, indexed in memory: locations by country and books by title.
 ///
 /// Built once at start; every search after that is a lookup.
 public struct Library: Sendable {
@@ -17,4 +17,37 @@ public struct Library: Sendable {
 
     /// The number of distinct countries among the locations.
     public var countryCount: Int { Set(locations.items.map(\.country)).count }
+}
+
+extension Library: LibraryStore {
+    /// `memory`.
+    public var mode: String { "memory" }
+
+    /// A page of the in-memory list: two binary searches and a slice, never failing.
+    public func search(_ list: LibraryList, prefix: String, limit: Int, offset: Int) -> LibraryPage {
+        switch list {
+        case .locations: locations.page(prefix, limit: limit, offset: offset)
+        case .catalog: catalog.page(prefix, limit: limit, offset: offset)
+        }
+    }
+
+    /// The counts; an in-memory store has nothing to reach.
+    public func health() -> LibraryHealth {
+        LibraryHealth(isReachable: nil, locations: locations.count, books: catalog.count)
+    }
+
+    /// Nothing to run: returns at once.
+    public func run() {}
+}
+
+extension SearchableList {
+    /// A search's page with its entity tag.
+    func page(_ prefix: String, limit: Int, offset: Int) -> LibraryPage {
+        let result = search(prefix, limit: limit, offset: offset)
+        return LibraryPage(
+            elements: jsonElements(for: result),
+            total: result.total,
+            entityTag: EntityTag.forPage(result, of: self)
+        )
+    }
 }

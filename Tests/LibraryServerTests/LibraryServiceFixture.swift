@@ -1,9 +1,12 @@
 import Courier
 import CourierAsyncHTTPClient
+import CourierTestServer
 import Foundation
 import LibraryKit
+import LibraryPostgres
 import LibraryServer
 import Logging
+import Testing
 
 /// A real `LibraryServer` on a free port of 127.0.0.1, and a `LibraryClient` for it.
 enum LibraryServiceFixture {
@@ -32,15 +35,48 @@ enum LibraryServiceFixture {
 
     static var data: LibraryData { LibraryData(locations: locations, books: books) }
 
-    /// Starts the service, runs `body` with a client for it, and stops the service.
+    /// Where a test's service keeps its data.
+    enum StoreMode: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        /// `Library`, in the test's process.
+        case memory
+        /// `PostgresLibrary`, on a PostgreSQL server the test starts.
+        case postgresql
+
+        var testDescription: String { rawValue }
+    }
+
+    /// Every mode this machine can run: PostgreSQL's only where it is installed.
+    static let modes: [StoreMode] = PostgresTestServer.isAvailable ? [.memory, .postgresql] : [.memory]
+
+    static let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// Starts the service on `data` kept the `mode` way, runs `body` with a client for it, and
+    /// stops the service (and its database).
     static func withService<Result: Sendable>(
         _ data: LibraryData = data,
+        mode: StoreMode = .memory,
         _ body: @Sendable (LibraryClient, URL) async throws -> Result
     ) async throws -> Result {
-        let server = try LibraryServer(
-            library: Library(data),
-            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        )
+        switch mode {
+        case .memory:
+            return try await withService(store: Library(data), body)
+        case .postgresql:
+            return try await PostgresTestServer.withServer { server in
+                let url = try DatabaseURL(try await server.createDatabase())
+                _ = try await LibraryDatabase.withDatabase(url: url, logger: quietLogger) { database in
+                    try await database.importData(data)
+                }
+                return try await withService(store: PostgresLibrary(url: url, logger: quietLogger), body)
+            }
+        }
+    }
+
+    /// Serves `store` on a free port, runs `body` with a client for it, and stops the service.
+    static func withService<Result: Sendable>(
+        store: some LibraryStore,
+        _ body: @Sendable (LibraryClient, URL) async throws -> Result
+    ) async throws -> Result {
+        let server = try LibraryServer(store: store, logger: quietLogger)
         let (urls, continuation) = AsyncStream.makeStream(of: URL.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -19,8 +19,9 @@ struct LibraryServiceHTTPTests {
         )
     }
 
-    @Test func resultsCarryEntityTagsAndRevalidateTo304() async throws {
-        try await LibraryServiceFixture.withService { library, _ async throws in
+    @Test(arguments: LibraryServiceFixture.modes)
+    func resultsCarryEntityTagsAndRevalidateTo304(_ mode: LibraryServiceFixture.StoreMode) async throws {
+        try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
             let first = try await get("/locations?country=fr", with: library.client)
             #expect(first.status == 200)
             #expect(first.head.headerFields[.cacheControl] == "public, max-age=60")
@@ -58,8 +59,9 @@ struct LibraryServiceHTTPTests {
         }
     }
 
-    @Test func headAnswersLikeGetWithoutABody() async throws {
-        try await LibraryServiceFixture.withService { library, _ async throws in
+    @Test(arguments: LibraryServiceFixture.modes)
+    func headAnswersLikeGetWithoutABody(_ mode: LibraryServiceFixture.StoreMode) async throws {
+        try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
             let head = try await get("/catalog?q=vol", method: .head, with: library.client)
             #expect(head.status == 200)
             #expect(head.body.isEmpty)
@@ -67,8 +69,9 @@ struct LibraryServiceHTTPTests {
         }
     }
 
-    @Test func unknownPathsAndMethodsGetProblemDetails() async throws {
-        try await LibraryServiceFixture.withService { library, _ async throws in
+    @Test(arguments: LibraryServiceFixture.modes)
+    func unknownPathsAndMethodsGetProblemDetails(_ mode: LibraryServiceFixture.StoreMode) async throws {
+        try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
             let missing = try await get("/books", with: library.client)
             #expect(missing.status == 404)
             #expect(missing.head.headerFields[.contentType] == "application/problem+json")
@@ -85,9 +88,19 @@ struct LibraryServiceHTTPTests {
         }
     }
 
-    @Test func healthReportsTheDataSize() async throws {
-        try await LibraryServiceFixture.withService { library, _ async throws in
-            #expect(try await library.health() == Health(status: "ok", locations: 6, books: 254))
+    @Test(arguments: LibraryServiceFixture.modes)
+    func healthReportsTheDataSize(_ mode: LibraryServiceFixture.StoreMode) async throws {
+        try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
+            #expect(
+                try await library.health()
+                    == Health(
+                        status: "ok",
+                        mode: mode.rawValue,
+                        database: mode == .memory ? nil : "reachable",
+                        locations: 6,
+                        books: 254
+                    )
+            )
         }
     }
 

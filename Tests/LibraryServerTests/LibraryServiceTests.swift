@@ -7,8 +7,9 @@ import Testing
 
 /// The real service on loopback, driven through `LibraryClient`.
 struct LibraryServiceTests {
-    @Test func locationsMatchCountryPrefixesIgnoringCaseAndAccents() async throws {
-        try await LibraryServiceFixture.withService { library, _ async throws in
+    @Test(arguments: LibraryServiceFixture.modes)
+    func locationsMatchCountryPrefixesIgnoringCaseAndAccents(_ mode: LibraryServiceFixture.StoreMode) async throws {
+        try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
             #expect(try await library.locations(country: "cote").items.map(\.city) == ["Abidjan"])
             #expect(try await library.locations(country: "CÔTE D’").items.map(\.city) == ["Abidjan"])
             #expect(try await library.locations(country: "co").items.map(\.city) == ["San José", "Abidjan"])
@@ -22,8 +23,9 @@ struct LibraryServiceTests {
         }
     }
 
-    @Test func catalogMatchesTitlePrefixes() async throws {
-        try await LibraryServiceFixture.withService { library, _ async throws in
+    @Test(arguments: LibraryServiceFixture.modes)
+    func catalogMatchesTitlePrefixes(_ mode: LibraryServiceFixture.StoreMode) async throws {
+        try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
             #expect(
                 try await library.books(titlePrefix: "ÉTR").items.map(\.title) == [
                     "Étranger au paradis", "Etruscan Places",
@@ -38,8 +40,9 @@ struct LibraryServiceTests {
         }
     }
 
-    @Test func pagesCarryTheTotal() async throws {
-        try await LibraryServiceFixture.withService { library, _ async throws in
+    @Test(arguments: LibraryServiceFixture.modes)
+    func pagesCarryTheTotal(_ mode: LibraryServiceFixture.StoreMode) async throws {
+        try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
             let first = try await library.books(titlePrefix: "vol")
             #expect(first.items.count == LibraryAPI.defaultLimit)
             #expect(first.total == 250)
@@ -60,8 +63,9 @@ struct LibraryServiceTests {
     /// "Volume 1", "Volume 10", "Volume 100", … in byte order.
     private var sortedVolumeTitles: [String] { (1...250).map { "Volume \($0)" }.sorted() }
 
-    @Test func badParametersGetProblemDetails() async throws {
-        try await LibraryServiceFixture.withService { library, url async throws in
+    @Test(arguments: LibraryServiceFixture.modes)
+    func badParametersGetProblemDetails(_ mode: LibraryServiceFixture.StoreMode) async throws {
+        try await LibraryServiceFixture.withService(mode: mode) { library, url async throws in
             let error = await #expect(throws: RequestError.self) {
                 try await library.books(titlePrefix: "a", limit: 5000)
             }

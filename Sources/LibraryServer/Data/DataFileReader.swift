@@ -3,7 +3,7 @@ import Foundation
 import LibraryKit
 
 /// A record a data file holds, and the checks it must pass beyond its JSON types.
-protocol DataRecord: Decodable {
+package protocol DataRecord: Decodable {
     /// "book", "location": what the file holds, for messages.
     static var kind: String { get }
     /// The first field that is wrong, and what is wrong with it.
@@ -115,9 +115,9 @@ enum DataFileReader {
 }
 
 extension Book: DataRecord {
-    static var kind: String { "book" }
+    package static var kind: String { "book" }
 
-    func problem() -> (field: String, problem: String)? {
+    package func problem() -> (field: String, problem: String)? {
         if title.allSatisfy(\.isWhitespace) { return ("title", "the title is empty") }
         if let author, author.allSatisfy(\.isWhitespace) {
             return ("author", "the author is empty: leave it out if unknown")
@@ -133,9 +133,9 @@ extension Book: DataRecord {
 }
 
 extension Location: DataRecord {
-    static var kind: String { "location" }
+    package static var kind: String { "location" }
 
-    func problem() -> (field: String, problem: String)? {
+    package func problem() -> (field: String, problem: String)? {
         if country.allSatisfy(\.isWhitespace) { return ("country", "the country is empty") }
         if city.allSatisfy(\.isWhitespace) { return ("city", "the city is empty") }
         return nil

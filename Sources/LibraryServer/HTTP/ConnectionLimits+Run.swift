@@ -1,5 +1,5 @@
 public import Hummingbird
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 extension ConnectionLimits {
@@ -8,13 +8,17 @@ extension ConnectionLimits {
     /// (a response stuck writing to a client that stopped reading), this returns a second later
     /// without them, so that the process can exit: no client can keep a server from stopping.
     ///
+    /// `services` start before the app and stop after it, in reverse order.
+    ///
     /// - Throws: What `app` throws when it cannot run (the port is taken, say).
-    public func run(_ app: some ApplicationProtocol) async throws {
+    public func run(_ app: some ApplicationProtocol, after services: [any Service] = []) async throws {
         // Trapped before the server announces itself: a signal sent as soon as it listens is
         // not lost (or fatal).
         let previous = StopSignal.trap()
         defer { StopSignal.restore(previous) }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: app.logger))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: services + [app], logger: app.logger)
+        )
         // Unstructured, so that a server stuck past its shutdown timeout can be left behind.
         let running = Task { try await group.run() }
         let ended = { @Sendable in _ = await running.result }

@@ -4,6 +4,7 @@ public import Hummingbird
 import LibraryKit
 public import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The library service: `GET /locations?country=`, `GET /catalog?q=`, `/health`,
 /// `/openapi.json` and a search page at `/`.
@@ -12,23 +13,32 @@ import NIOCore
 /// let server = try LibraryServer(library: Library(try LibraryData.embedded()))
 /// try await server.run(host: "127.0.0.1", port: 8080) { url in print("Serving \(url)") }
 /// ```
+///
+/// The data comes from a ``LibraryStore``: the in-memory ``Library``, or a database shared by
+/// replicas, with the same answers.
 public struct LibraryServer: Sendable {
     /// The paths the service answers, each with GET and HEAD.
     public static let paths: [String] = ["/", "/locations", "/catalog", "/health", "/openapi.json"]
 
-    /// The data served.
-    public let library: Library
+    /// Where the data comes from.
+    public let store: any LibraryStore
     /// Where access logs (at `info`) and failures go.
     public var logger: Logger
     private let page: StaticFile
     private let openAPI: StaticFile
-    private let health: ByteBuffer
 
-    /// Prepares a server for `library`.
+    /// Prepares a server for the in-memory `library`.
     ///
     /// - Throws: ``DataFileError`` if the page or the OpenAPI document is missing from the bundle.
     public init(library: Library, logger: Logger = Logger(label: "courier.library")) throws(DataFileError) {
-        self.library = library
+        try self.init(store: library, logger: logger)
+    }
+
+    /// Prepares a server for the data in `store`.
+    ///
+    /// - Throws: ``DataFileError`` if the page or the OpenAPI document is missing from the bundle.
+    public init(store: any LibraryStore, logger: Logger = Logger(label: "courier.library")) throws(DataFileError) {
+        self.store = store
         self.logger = logger
         self.page = try StaticFile(
             named: "Web/index.html",
@@ -40,37 +50,28 @@ public struct LibraryServer: Sendable {
             ]
         )
         self.openAPI = try StaticFile(named: "openapi.json", contentType: "application/json")
-        let report = Health(status: "ok", locations: library.locations.count, books: library.catalog.count)
-        var health: [UInt8] = []
-        JSONObjectWriter.write(into: &health) { object in
-            object.member("status", report.status)
-            object.member("locations", report.locations)
-            object.member("books", report.books)
-        }
-        self.health = ByteBuffer(bytes: health)
     }
 
     // MARK: - Routes
 
     /// The service's routes, for running in an `Application` or testing in process.
     public func router() -> Router<BasicRequestContext> {
+        router(for: store)
+    }
+
+    /// The routes, with the store's concrete type known to every handler.
+    private func router<Store: LibraryStore>(for store: Store) -> Router<BasicRequestContext> {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.middlewares.add(AccessLog())
         router.middlewares.add(ProblemMiddleware(paths: Set(Self.paths)))
         router.get("/") { [page] request, _ in page.response(to: request) }
-        router.get("/locations") { [library] request, _ in
-            try Self.search(library.locations, request: request, prefixName: "country")
+        router.get("/locations") { request, context in
+            try await Self.search(store, .locations, request: request, prefixName: "country", logger: context.logger)
         }
-        router.get("/catalog") { [library] request, _ in
-            try Self.search(library.catalog, request: request, prefixName: "q")
+        router.get("/catalog") { request, context in
+            try await Self.search(store, .catalog, request: request, prefixName: "q", logger: context.logger)
         }
-        router.get("/health") { [health] _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: health)
-            )
-        }
+        router.get("/health") { _, _ in await Self.health(of: store) }
         router.get("/openapi.json") { [openAPI] request, _ in openAPI.response(to: request) }
         return router
     }
@@ -80,28 +81,55 @@ public struct LibraryServer: Sendable {
 
     /// One page of `list`'s matches as JSON, with `X-Total-Count`, `ETag` and `Cache-Control`;
     /// `304 Not Modified` when `If-None-Match` names the page's tag.
-    static func search<Item>(
-        _ list: SearchableList<Item>,
+    static func search(
+        _ store: some LibraryStore,
+        _ list: LibraryList,
         request: Request,
-        prefixName: String
-    ) throws(Problem) -> Response {
+        prefixName: String,
+        logger: Logger
+    ) async throws(Problem) -> Response {
         let query = try ListQuery.parse(request.uri.query, prefixName: prefixName)
-        let result = list.search(query.prefix, limit: query.limit, offset: query.offset)
-        let entityTag = EntityTag.forPage(result, of: list)
+        let page: LibraryPage
+        do {
+            page = try await store.search(list, prefix: query.prefix, limit: query.limit, offset: query.offset)
+        } catch {
+            logger.warning("\(request.uri.path) answered 503: \(error.reason)")
+            throw Problem.unavailable(error)
+        }
         var headers: HTTPFields = [
-            .eTag: entityTag, .cacheControl: searchCacheControl, .totalCount: String(result.total),
+            .eTag: page.entityTag, .cacheControl: searchCacheControl, .totalCount: String(page.total),
         ]
-        if EntityTag.request(request, alreadyHas: entityTag) {
+        if EntityTag.request(request, alreadyHas: page.entityTag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"
-        let elements = list.jsonElements(for: result)
         var body = ByteBuffer()
-        body.reserveCapacity(elements.count + 2)
+        body.reserveCapacity(page.elements.count + 2)
         body.writeInteger(UInt8(ascii: "["))
-        body.writeBytes(elements)
+        body.writeBytes(page.elements)
         body.writeInteger(UInt8(ascii: "]"))
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    /// `/health`: 200 while searches can be answered, 503 while the database cannot be reached.
+    static func health(of store: some LibraryStore) async -> Response {
+        let report = await store.health()
+        let reachable = report.isReachable ?? true
+        var bytes: [UInt8] = []
+        JSONObjectWriter.write(into: &bytes) { object in
+            object.member("status", reachable ? "ok" : "unavailable")
+            object.member("mode", store.mode)
+            if let isReachable = report.isReachable {
+                object.member("database", isReachable ? "reachable" : "unreachable")
+            }
+            if let locations = report.locations { object.member("locations", locations) }
+            if let books = report.books { object.member("books", books) }
+        }
+        return Response(
+            status: reachable ? .ok : .serviceUnavailable,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        )
     }
 
     // MARK: - Running
@@ -138,11 +166,16 @@ public struct LibraryServer: Sendable {
             },
             logger: logger
         )
+        let storeService = StoreService(store: store)
         do {
             if handlingSignals {
-                try await limits.run(app)
+                try await limits.run(app, after: [storeService])
             } else {
-                try await app.run()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await storeService.run() }
+                    try await app.run()
+                    group.cancelAll()
+                }
             }
         } catch let error as IOError {
             throw LibraryServerError.cannotListen(address: "\(host):\(port)", reason: Self.explain(error))
@@ -158,6 +191,16 @@ public struct LibraryServer: Sendable {
         case EADDRNOTAVAIL: "the address is not one of this machine's: pass --host 127.0.0.1 or 0.0.0.0"
         default: error.description
         }
+    }
+}
+
+/// A store's `run()` as a service that stops when the service group shuts down: after the
+/// server, which is started after it and so stopped before it.
+private struct StoreService: Service {
+    let store: any LibraryStore
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await store.run() }
     }
 }
 

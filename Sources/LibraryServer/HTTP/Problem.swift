@@ -23,6 +23,16 @@ struct Problem: HTTPResponseError {
         return Problem(.badRequest, detail: detail, errors: errors)
     }
 
+    /// A 503 while the store's data cannot be reached: the client may retry in a second.
+    static func unavailable(_ error: LibraryStoreError) -> Problem {
+        var problem = Problem(
+            .serviceUnavailable,
+            detail: "The library's database cannot be reached; this replica reconnects by itself. Try again shortly."
+        )
+        problem.headers[.retryAfter] = "1"
+        return problem
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -8,9 +8,9 @@ import Foundation
 /// mark inside them and do not decompose (ø, ł, đ, ħ, ı, ß, æ, œ, þ) spelled as people type
 /// them. Typographic quotes and dashes become their ASCII forms; whitespace runs become one
 /// space and leading whitespace is dropped. Keys compare as UTF-8 bytes.
-enum SearchKey {
+package enum SearchKey {
     /// The folded UTF-8 bytes of `text`.
-    static func fold(_ text: some StringProtocol) -> [UInt8] {
+    package static func fold(_ text: some StringProtocol) -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(text.utf8.count)
         if text.utf8.allSatisfy({ $0 < 0x80 }) {

@@ -1,0 +1,223 @@
+import Foundation
+public import LibraryKit
+public import LibraryServer
+public import Logging
+import NIOCore
+import PostgresNIO
+
+/// Changes to a library in PostgreSQL: a whole import, one book, one location's hours. Every
+/// change is one transaction; replicas see it within a second of its commit.
+///
+/// ```swift
+/// try await LibraryDatabase.withDatabase(url: url, logger: logger) { database in
+///     try await database.importData(try LibraryData.load(from: directory))
+///     try await database.addBook(Book(title: "Beowulf"))
+/// }
+/// ```
+///
+/// Rows are checked as data files are, and their search keys and JSON are computed here, by
+/// the rules the in-memory library uses: write through this type, not with SQL by hand.
+public struct LibraryDatabase: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// Connects to `url`, brings its schema up to date, runs `body`, and disconnects.
+    ///
+    /// - Throws: ``LibraryDatabaseError`` for an unreachable database or a schema newer than
+    ///   this Courier's; what `body` throws.
+    public static func withDatabase<Result: Sendable>(
+        url: DatabaseURL,
+        logger: Logger,
+        _ body: @Sendable (LibraryDatabase) async throws -> Result
+    ) async throws -> Result {
+        let client = PostgresClient(
+            configuration: url.clientConfiguration(maximumConnections: 2),
+            backgroundLogger: logger
+        )
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            do {
+                try await LibrarySchema.migrate(client, logger: logger)
+            } catch let error as LibraryDatabaseError {
+                throw error
+            } catch {
+                throw LibraryDatabaseError.unreachable(reason: PostgresErrors.describe(error))
+            }
+            return try await body(LibraryDatabase(client: client, logger: logger))
+        }
+    }
+
+    // MARK: - Import
+
+    /// What an import wrote.
+    public struct ImportSummary: Sendable, Hashable {
+        /// Locations written.
+        public var locations: Int
+        /// Books written.
+        public var books: Int
+    }
+
+    /// Replaces every location and book with `data`'s, in one transaction: searches keep
+    /// answering from the old data until it commits. Rows go in with `COPY`; the tables are
+    /// vacuumed and analysed afterwards so that totals come from the index alone.
+    ///
+    /// - Throws: ``LibraryDatabaseError``.
+    @discardableResult
+    public func importData(_ data: LibraryData) async throws(LibraryDatabaseError) -> ImportSummary {
+        for (index, location) in data.locations.enumerated() {
+            if let (field, problem) = location.problem() {
+                throw .invalid(field: "locations[\(index)].\(field)", problem: problem)
+            }
+        }
+        for (index, book) in data.books.enumerated() {
+            if let (field, problem) = book.problem() {
+                throw .invalid(field: "books[\(index)].\(field)", problem: problem)
+            }
+        }
+        try await changing {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("DELETE FROM library_locations", logger: logger)
+                try await connection.query("DELETE FROM library_books", logger: logger)
+                try await connection.copyFrom(
+                    table: "library_locations",
+                    columns: ["street_address", "city", "country", "emoji", "hours", "country_key", "json"],
+                    logger: logger
+                ) { writer in
+                    try await CopyText.write(data.locations, to: writer) { location, row in
+                        row.field(location.streetAddress)
+                        row.field(location.city)
+                        row.field(location.country)
+                        row.field(location.emoji)
+                        row.field(location.hours)
+                        row.field(Self.key(location.country))
+                        row.field(Self.json(location))
+                    }
+                }
+                try await connection.copyFrom(
+                    table: "library_books",
+                    columns: ["title", "author", "year", "isbn", "cover_url", "title_key", "json"],
+                    logger: logger
+                ) { writer in
+                    try await CopyText.write(data.books, to: writer) { book, row in
+                        row.field(book.title)
+                        row.field(book.author)
+                        row.field(book.year.map(String.init))
+                        row.field(book.isbn)
+                        row.field(book.coverURL?.absoluteString)
+                        row.field(Self.key(book.title))
+                        row.field(Self.json(book))
+                    }
+                }
+            }
+            try await client.query("VACUUM (ANALYZE) library_locations", logger: logger)
+            try await client.query("VACUUM (ANALYZE) library_books", logger: logger)
+        }
+        return ImportSummary(locations: data.locations.count, books: data.books.count)
+    }
+
+    // MARK: - Single rows
+
+    /// Adds one book.
+    ///
+    /// - Throws: ``LibraryDatabaseError/invalid(field:problem:)`` for an empty title, an
+    ///   invalid ISBN or cover URL, as a data file would be refused.
+    public func addBook(_ book: Book) async throws(LibraryDatabaseError) {
+        if let (field, problem) = book.problem() { throw .invalid(field: field, problem: problem) }
+        let (key, json) = (Self.key(book.title), Self.json(book))
+        _ = try await changing {
+            try await client.query(
+                """
+                INSERT INTO library_books (title, author, year, isbn, cover_url, title_key, json)
+                VALUES (\(book.title), \(book.author), \(book.year), \(book.isbn), \(book.coverURL?.absoluteString), \(key), \(json))
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    /// Sets the opening hours of the location in `city` (case and accents ignored), and at
+    /// `streetAddress` when the city has more than one.
+    ///
+    /// - Returns: The location as it now is.
+    /// - Throws: ``LibraryDatabaseError/noSuchLocation(_:)`` or
+    ///   ``LibraryDatabaseError/ambiguousLocation(_:count:)`` unless exactly one matches.
+    @discardableResult
+    public func setHours(
+        _ hours: String,
+        city: String,
+        streetAddress: String? = nil
+    ) async throws(LibraryDatabaseError)
+        -> Location
+    {
+        guard !hours.allSatisfy(\.isWhitespace) else { throw .invalid(field: "hours", problem: "the hours are empty") }
+        let described = streetAddress.map { "\"\($0)\" in \"\(city)\"" } ?? "\"\(city)\""
+        let (cityKey, streetKey) = (Self.key(city), streetAddress.map(Self.key))
+        return try await changing { () async throws(LibraryDatabaseError) -> Location in
+            let found = try await withFailures {
+                var found: [(Int64, Location)] = []
+                let rows = try await client.query(
+                    "SELECT id, street_address, city, country, emoji, hours FROM library_locations ORDER BY id",
+                    logger: logger
+                )
+                for try await (id, street, rowCity, country, emoji, rowHours) in rows.decode(
+                    (Int64, String, String, String, String, String).self
+                ) where Self.key(rowCity) == cityKey && (streetKey == nil || Self.key(street) == streetKey) {
+                    found.append(
+                        (
+                            id,
+                            Location(
+                                streetAddress: street,
+                                city: rowCity,
+                                country: country,
+                                emoji: emoji,
+                                hours: rowHours
+                            )
+                        )
+                    )
+                }
+                return found
+            }
+            guard let (id, location) = found.first else { throw .noSuchLocation(described) }
+            guard found.count == 1 else { throw .ambiguousLocation(described, count: found.count) }
+            var changed = location
+            changed.hours = hours
+            let json = Self.json(changed)
+            _ = try await withFailures {
+                try await client.query(
+                    "UPDATE library_locations SET hours = \(hours), json = \(json) WHERE id = \(id)",
+                    logger: logger
+                )
+            }
+            return changed
+        }
+    }
+
+    // MARK: - Encoding
+
+    static func key(_ text: String) -> String {
+        String(decoding: SearchKey.fold(text), as: UTF8.self)
+    }
+
+    static func json(_ record: some JSONRecord) -> String {
+        var bytes: [UInt8] = []
+        record.appendJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Runs `body`, turning PostgreSQL's failures into ``LibraryDatabaseError``.
+    private func changing<Result>(_ body: () async throws -> Result) async throws(LibraryDatabaseError) -> Result {
+        try await withFailures(body)
+    }
+
+    private func withFailures<Result>(_ body: () async throws -> Result) async throws(LibraryDatabaseError) -> Result {
+        do {
+            return try await body()
+        } catch let error as LibraryDatabaseError {
+            throw error
+        } catch {
+            let reason = PostgresErrors.describe(error)
+            throw PostgresErrors.isFromServer(error) ? .failed(reason: reason) : .unreachable(reason: reason)
+        }
+    }
+}
