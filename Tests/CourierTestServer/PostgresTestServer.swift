@@ -231,6 +231,7 @@ public final class PostgresTestServer: Sendable {
 
 /// PostgreSQL could not be started or used.
 public struct PostgresTestServerError: Error, CustomStringConvertible {
+    /// What failed, with what the program printed.
     public let description: String
     init(_ description: String) { self.description = description }
 }
