@@ -195,6 +195,7 @@ let package = Package(
                 "Feeds",
                 "GitWire",
                 "LibraryKit",
+                "LibraryPostgres",
                 "LibraryServer",
                 "StoreSearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

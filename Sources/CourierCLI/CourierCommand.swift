@@ -11,8 +11,8 @@ struct CourierCommand: AsyncParsableCommand {
         version: "1.0.0",
         subcommands: [
             Get.self, Download.self, Upload.self, Replay.self, FeedCommand.self, LsRemote.self, Serve.self,
-            Locations.self,
-            Catalog.self, StoreCommand.self, FamilyCommand.self, MoviesCommand.self, AppCommand.self,
+            LibraryCommand.self, Locations.self, Catalog.self, StoreCommand.self, FamilyCommand.self,
+            MoviesCommand.self, AppCommand.self,
         ]
     )
 

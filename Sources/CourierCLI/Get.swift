@@ -6,6 +6,10 @@ import Foundation
 import HTTPTypes
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `courier get URL`: one request, the body on standard output.
 struct Get: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

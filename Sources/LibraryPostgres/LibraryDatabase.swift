@@ -30,9 +30,22 @@ public struct LibraryDatabase: Sendable {
         logger: Logger,
         _ body: @Sendable (LibraryDatabase) async throws -> Result
     ) async throws -> Result {
+        // One connection first, for PostgreSQL's own reason when it cannot be had (refused,
+        // unknown database, wrong password): the pool would only report that it gave up.
+        let quiet = PostgresErrors.quiet(logger)
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: try url.connectionConfiguration(),
+                id: 0,
+                logger: quiet
+            )
+            try? await connection.close()
+        } catch {
+            throw LibraryDatabaseError.unreachable(reason: PostgresErrors.describe(error))
+        }
         let client = PostgresClient(
             configuration: url.clientConfiguration(maximumConnections: 2),
-            backgroundLogger: logger
+            backgroundLogger: quiet
         )
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
@@ -44,7 +57,7 @@ public struct LibraryDatabase: Sendable {
             } catch {
                 throw LibraryDatabaseError.unreachable(reason: PostgresErrors.describe(error))
             }
-            return try await body(LibraryDatabase(client: client, logger: logger))
+            return try await body(LibraryDatabase(client: client, logger: quiet))
         }
     }
 

@@ -111,8 +111,9 @@ enum LibrarySchema {
     ///   migrated the database, or what PostgreSQL reports.
     @discardableResult
     static func migrate(_ client: PostgresClient, logger: Logger) async throws -> Int {
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+        let quiet = PostgresErrors.quiet(logger)
+        return try await client.withTransaction(logger: quiet) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: quiet)
             try await connection.query(
                 """
                 CREATE TABLE IF NOT EXISTS library_migrations (
@@ -121,12 +122,12 @@ enum LibrarySchema {
                     applied_at timestamptz NOT NULL DEFAULT now()
                 )
                 """,
-                logger: logger
+                logger: quiet
             )
             var current = 0
             for try await version in try await connection.query(
                 "SELECT coalesce(max(version), 0) FROM library_migrations",
-                logger: logger
+                logger: quiet
             ).decode(Int.self) {
                 current = version
             }
@@ -135,12 +136,12 @@ enum LibrarySchema {
             }
             for (index, migration) in migrations.enumerated().dropFirst(current) {
                 for statement in migration.statements {
-                    try await connection.query(statement, logger: logger)
+                    try await connection.query(statement, logger: quiet)
                 }
                 let version = index + 1
                 try await connection.query(
                     "INSERT INTO library_migrations (version, name) VALUES (\(version), \(migration.name))",
-                    logger: logger
+                    logger: quiet
                 )
                 logger.info("Migrated the library database to version \(version): \(migration.name).")
             }

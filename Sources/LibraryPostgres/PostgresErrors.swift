@@ -1,3 +1,4 @@
+import Logging
 import PostgresNIO
 
 /// PostgreSQL's failures in words a log or a person can use, without the query's values or
@@ -12,6 +13,14 @@ enum PostgresErrors {
         }
         if let underlying = error.underlying { return "\(error.code): \(underlying)" }
         return "\(error.code)"
+    }
+
+    /// `logger` for postgres-nio's own messages: errors only. Its warnings (a lease asked for
+    /// while the pool is starting) are not the user's concern; Courier logs what matters.
+    static func quiet(_ logger: Logger) -> Logger {
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .error)
+        return quiet
     }
 
     /// Whether PostgreSQL itself answered, as opposed to the network or the login failing.

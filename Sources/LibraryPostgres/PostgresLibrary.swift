@@ -24,7 +24,8 @@ import Synchronization
 /// commits, so a replica stops using what it cached as soon as the notification arrives. While
 /// the notifications cannot be received (the database is down, say), nothing cached is used:
 /// searches go to the database, and fail with ``LibraryServer/LibraryStoreError`` (a 503) while
-/// it cannot be reached. The listener reconnects by itself.
+/// it cannot be reached — at once while the listener's attempts to reconnect fail, which it
+/// makes every 2 seconds at most.
 public final class PostgresLibrary: LibraryStore {
     /// How a library uses its database.
     public struct Configuration: Sendable {
@@ -51,12 +52,16 @@ public final class PostgresLibrary: LibraryStore {
     let client: PostgresClient
     private let configuration: Configuration
     private let logger: Logger
+    /// For postgres-nio's own messages: errors only.
+    private let quietLogger: Logger
     private let state: Mutex<State>
 
     /// What the listener knows, and the answers cached for it.
     private struct State {
         /// The data's version, while notifications arrive; `nil` while they cannot.
         var version: Int64?
+        /// Why the last attempt to connect failed; `nil` once one succeeds.
+        var unreachable: String?
         var cache: LRUCache<CacheKey, LibraryPage>
     }
 
@@ -73,11 +78,12 @@ public final class PostgresLibrary: LibraryStore {
         self.url = url
         self.configuration = configuration
         self.logger = logger
+        self.quietLogger = PostgresErrors.quiet(logger)
         self.client = PostgresClient(
             configuration: url.clientConfiguration(maximumConnections: configuration.maximumConnections),
-            backgroundLogger: logger
+            backgroundLogger: PostgresErrors.quiet(logger)
         )
-        self.state = Mutex(State(version: nil, cache: LRUCache(costLimit: configuration.cacheSize)))
+        self.state = Mutex(State(version: nil, unreachable: nil, cache: LRUCache(costLimit: configuration.cacheSize)))
     }
 
     // MARK: - Running
@@ -127,18 +133,29 @@ public final class PostgresLibrary: LibraryStore {
     /// waiting a little longer each time (up to 2 seconds).
     private func listen() async {
         var delay = Duration.milliseconds(100)
+        var lost = false
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(
-                    configuration: try url.connectionConfiguration(),
-                    id: 0,
-                    logger: logger
-                )
+                let connection: PostgresConnection
+                do {
+                    connection = try await PostgresConnection.connect(
+                        configuration: try url.connectionConfiguration(),
+                        id: 0,
+                        logger: quietLogger
+                    )
+                } catch {
+                    // Searches fail at once from now on, rather than wait for the pool to give up.
+                    let reason = PostgresErrors.describe(error)
+                    state.withLock { $0.unreachable = reason }
+                    throw error
+                }
+                state.withLock { $0.unreachable = nil }
                 do {
                     try await connection.listen(on: LibrarySchema.channel) { notifications in
                         // Listening from here on: the version read now misses no change.
-                        update(version: try await Self.version(on: connection, logger: logger))
-                        delay = .milliseconds(100)
+                        update(version: try await Self.version(on: connection, logger: quietLogger))
+                        if lost { logger.notice("The library database's notifications are back.") }
+                        (delay, lost) = (.milliseconds(100), false)
                         for try await notification in notifications {
                             if let version = Int64(notification.payload) { update(version: version) }
                         }
@@ -149,8 +166,9 @@ public final class PostgresLibrary: LibraryStore {
                 }
                 try? await connection.close()
             } catch {
-                if !Task.isCancelled {
+                if !Task.isCancelled, !lost {
                     logger.warning("Lost the library database's notifications: \(PostgresErrors.describe(error))")
+                    lost = true
                 }
             }
             state.withLock { state in
@@ -200,9 +218,11 @@ public final class PostgresLibrary: LibraryStore {
             limit: limit,
             offset: offset
         )
-        if let cached = state.withLock({ state in state.version == nil ? nil : state.cache.value(for: key) }) {
-            return cached
+        let (cached, unreachable) = state.withLock { state in
+            (state.version == nil ? nil : state.cache.value(for: key), state.unreachable)
         }
+        if let cached { return cached }
+        if let unreachable { throw LibraryStoreError(reason: "the database cannot be reached: \(unreachable)") }
         let (page, version) = try await query(key)
         state.withLock { state in
             // Kept only if it is what every replica would now answer.
@@ -235,9 +255,9 @@ public final class PostgresLibrary: LibraryStore {
             """
         let row: (Int64, Int64, String?)
         do {
-            row = try await withDeadline(configuration.queryTimeout) { [client, logger] in
+            row = try await withDeadline(configuration.queryTimeout) { [client, quietLogger] in
                 var result: (Int64, Int64, String?) = (0, 0, nil)
-                for try await values in try await client.query(statement, logger: logger).decode(
+                for try await values in try await client.query(statement, logger: quietLogger).decode(
                     (Int64, Int64, String?).self
                 ) {
                     result = values
@@ -277,12 +297,15 @@ public final class PostgresLibrary: LibraryStore {
 
     /// Reachable with the counts, or unreachable within a second.
     public func health() async -> LibraryHealth {
+        if state.withLock({ $0.unreachable != nil }) {
+            return LibraryHealth(isReachable: false, locations: nil, books: nil)
+        }
         do {
-            let counts = try await withDeadline(.seconds(1)) { [client, logger] in
+            let counts = try await withDeadline(.seconds(1)) { [client, quietLogger] in
                 var counts: (Int64, Int64) = (0, 0)
                 for try await values in try await client.query(
                     "SELECT location_count, book_count FROM library_state",
-                    logger: logger
+                    logger: quietLogger
                 ).decode((Int64, Int64).self) {
                     counts = values
                 }

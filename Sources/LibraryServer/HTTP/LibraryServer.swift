@@ -196,12 +196,17 @@ public struct LibraryServer: Sendable {
 
 /// A store's `run()` as a service that stops when the service group shuts down: after the
 /// server, which is started after it and so stopped before it.
-private struct StoreService: Service {
+private struct StoreService: Service, CustomStringConvertible {
     let store: any LibraryStore
 
     func run() async throws {
         try await cancelWhenGracefulShutdown { try await store.run() }
+        // A store with nothing to run returns at once; a service group takes a service that
+        // returns before it is asked to stop for a failure.
+        try? await gracefulShutdown()
     }
+
+    var description: String { "the library's \(store.mode) store" }
 }
 
 /// Why the library service could not run.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LibraryPostgres
 import LibraryServer
 import Logging
 
@@ -20,6 +21,7 @@ struct Serve: AsyncParsableCommand {
               courier serve --port 9000 --data ./my-library
               courier serve --host 0.0.0.0 --port 8443 --tls-cert server.pem --tls-key server.key
               PORT=3000 courier serve
+              courier serve --host 0.0.0.0 --database postgres://courier@db.example/library
             """
     )
 
@@ -50,6 +52,33 @@ struct Serve: AsyncParsableCommand {
     var data: String?
 
     @Option(
+        help: """
+            Serve the catalog in this PostgreSQL database instead, shared with other replicas: \
+            postgres://USER@HOST[:PORT]/DATABASE (load it with 'courier library import'). The password \
+            may come from PGPASSWORD.
+            """
+    )
+    var database: String?
+
+    @Option(
+        help: "Database connections of this replica (\(NumericOption.describe(Self.connectionCounts))).",
+        transform: NumericOption.integer(in: Self.connectionCounts)
+    )
+    var databaseConnections = 12
+
+    @Option(
+        help: """
+            Megabytes of answers this replica keeps until the data changes \
+            (\(NumericOption.describe(Self.cacheSizes)); 0 asks the database every time).
+            """,
+        transform: NumericOption.integer(in: Self.cacheSizes)
+    )
+    var cacheSize = 64
+
+    static let connectionCounts = 1...200
+    static let cacheSizes = 0...4096
+
+    @Option(
         help: "The lowest level logged to standard error: trace, debug, info (access logs), notice, warning, error."
     )
     var logLevel = "info"
@@ -63,6 +92,12 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("HTTPS needs both --tls-cert and --tls-key.")
         }
         _ = try listeningPort()
+        if data != nil, database != nil {
+            throw ValidationError(
+                "Serve --data or --database, not both: 'courier library import' loads files into a database."
+            )
+        }
+        if let database { _ = try DatabaseURLOption.parse(database) }
     }
 
     /// `--port`, else `$PORT` (as the chapter's service reads it), else 8080.
@@ -79,6 +114,51 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let logger = Terminal.logger(label: "courier.serve", level: Logger.Level(rawValue: logLevel) ?? .info)
+        let (store, summary) = try makeStore(logger: logger)
+        let libraryServer: LibraryServer
+        do {
+            libraryServer = try LibraryServer(store: store, logger: logger)
+        } catch {
+            throw CommandFailure("\(error)", status: .unexpected)
+        }
+        let certificate: ServerCertificate?
+        do {
+            certificate = try tlsCertificate.map { file throws(ServerCertificateError) in
+                try ServerCertificate(certificateFile: file, privateKeyFile: tlsKey ?? "")
+            }
+        } catch {
+            throw CommandFailure("\(error).", status: .usage)
+        }
+        let banner = ServeBanner(host: host, certificate: certificate, certificateFile: tlsCertificate)
+        do {
+            try await libraryServer.run(
+                host: host,
+                port: try listeningPort(),
+                limits: server.limits,
+                certificate: certificate
+            ) { url in
+                Terminal.output(banner.text(listeningOn: url, summary: summary))
+            }
+        } catch let error as LibraryServerError {
+            throw CommandFailure(error.description, status: .network)
+        } catch let error as LibraryDatabaseError {
+            throw DatabaseURLOption.failure(error)
+        }
+        Terminal.output("Stopped.")
+    }
+
+    /// The data to serve and a summary of it for the banner: a database, your files, or the
+    /// built-in data.
+    private func makeStore(logger: Logger) throws -> (any LibraryStore, String) {
+        if let database {
+            let url = try DatabaseURLOption.parse(database)
+            let configuration = PostgresLibrary.Configuration(
+                maximumConnections: databaseConnections,
+                cacheSize: cacheSize << 20
+            )
+            return (PostgresLibrary(url: url, configuration: configuration, logger: logger), "the catalog in \(url)")
+        }
         let libraryData: LibraryData
         do {
             libraryData =
@@ -94,36 +174,9 @@ struct Serve: AsyncParsableCommand {
             )
         }
         let library = Library(libraryData)
-        let logger = Terminal.logger(label: "courier.serve", level: Logger.Level(rawValue: logLevel) ?? .info)
-        let libraryServer: LibraryServer
-        do {
-            libraryServer = try LibraryServer(library: library, logger: logger)
-        } catch {
-            throw CommandFailure("\(error)", status: .unexpected)
-        }
-        let certificate: ServerCertificate?
-        do {
-            certificate = try tlsCertificate.map { file throws(ServerCertificateError) in
-                try ServerCertificate(certificateFile: file, privateKeyFile: tlsKey ?? "")
-            }
-        } catch {
-            throw CommandFailure("\(error).", status: .usage)
-        }
-        let summary =
+        return (
+            library,
             "\(library.locations.count) libraries in \(library.countryCount) countries, \(library.catalog.count) books"
-        let banner = ServeBanner(host: host, certificate: certificate, certificateFile: tlsCertificate)
-        do {
-            try await libraryServer.run(
-                host: host,
-                port: try listeningPort(),
-                limits: server.limits,
-                certificate: certificate
-            ) { url in
-                Terminal.output(banner.text(listeningOn: url, summary: summary))
-            }
-        } catch let error as LibraryServerError {
-            throw CommandFailure(error.description, status: .network)
-        }
-        Terminal.output("Stopped.")
+        )
     }
 }

@@ -1,0 +1,263 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// `courier library import|add-book|set-hours` and `courier serve --database`, as a person
+/// runs them: replicas in processes of their own on one PostgreSQL that the test starts.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs Debian's postgresql package"))
+struct LibraryDatabaseTests {
+    /// Sends GET `path` to `service` and returns the raw answer, whatever its status.
+    static func get(_ path: String, from service: URL, with client: HTTPClient) async throws -> RawResponse {
+        guard let url = URL(string: path, relativeTo: service) else { throw URLError(.badURL) }
+        return try await client.send(client.prepare(Endpoint<Data>(url: url.absoluteURL)))
+    }
+
+    static func withClient<Result>(_ body: (HTTPClient) async throws -> Result) async throws -> Result {
+        try await AsyncHTTPClientTransport.withTransport(configuration: .init(connectTimeout: .seconds(60))) {
+            try await body(HTTPClient(transport: $0, configuration: .init(timeout: .seconds(60))))
+        }
+    }
+
+    /// Asks `service` for `path` until `done` holds for the answer, for at most `limit`.
+    static func waitFor(
+        _ path: String,
+        on service: URL,
+        with client: HTTPClient,
+        limit: Duration = .seconds(30),
+        until done: (RawResponse) -> Bool
+    ) async throws -> RawResponse {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let response = try await get(path, from: service, with: client)
+            if done(response) || ContinuousClock.now > deadline { return response }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test func importsChecksAndServesTheSameAnswersFromEveryReplica() async throws {
+        try await PostgresTestServer.withServer { postgres in
+            let database = try await postgres.createDatabase()
+            let bad = try LibraryCommandTests.dataDirectory(
+                catalog: #"[{"title": "Dune"},"# + "\n" + #" {"title": "Emma", "year": "1815"}]"#
+            )
+            defer { try? FileManager.default.removeItem(at: bad) }
+            let refused = try await Courier.run("library", "import", "--database", database, "--data", bad.path)
+            #expect(refused.status == 2)
+            #expect(
+                refused.stderr
+                    == "courier: \(bad.path)/catalog.json:2:28: [1].year: expected a whole number, found a string\n"
+                    + "Fix the file; nothing was imported.\n"
+            )
+
+            let directory = try LibraryCommandTests.dataDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let imported = try await Courier.run("library", "import", "--database", database, "--data", directory.path)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(imported.stdout.hasPrefix("Imported 3 books and 3 locations in "))
+
+            let replicas = [
+                try await CourierService.start(["--database", database]),
+                try await CourierService.start(["--database", database]),
+            ]
+            try await Self.withClient { client in
+                var answers: [(String, String?, String?)] = []
+                for replica in replicas {
+                    let response = try await Self.get("/catalog?q=&limit=2", from: replica.url, with: client)
+                    #expect(response.status == 200)
+                    answers.append(
+                        (
+                            String(decoding: response.body, as: UTF8.self), response.head.headerFields[.eTag],
+                            response.head.headerFields[HTTPField.Name("X-Total-Count")!]
+                        )
+                    )
+                }
+                #expect(
+                    answers[0].0
+                        == #"[{"title":"L'Étranger","author":"Albert Camus","year":1942},{"title":"Middlemarch","author":"George Eliot","year":1871}]"#
+                )
+                #expect(answers[0].0 == answers[1].0)
+                #expect(answers[0].1 != nil && answers[0].1 == answers[1].1)
+                #expect(answers[0].2 == "3" && answers[1].2 == "3")
+
+                // A change made elsewhere reaches both replicas, though each has the old answer
+                // cached: only the database's notification can tell them.
+                let added = try await Courier.run(
+                    "library",
+                    "add-book",
+                    "--database",
+                    database,
+                    "--title",
+                    "Lettres persanes",
+                    "--year",
+                    "1721"
+                )
+                #expect(added.status == 0, "\(added.stderr)")
+                for replica in replicas {
+                    let after = try await Self.waitFor("/catalog?q=&limit=2", on: replica.url, with: client) {
+                        $0.head.headerFields[HTTPField.Name("X-Total-Count")!] == "4"
+                    }
+                    #expect(after.head.headerFields[.eTag] != answers[0].1)
+                    #expect(String(decoding: after.body, as: UTF8.self).contains("Lettres persanes"))
+                }
+
+                let changed = try await Courier.run(
+                    "library",
+                    "set-hours",
+                    "--database",
+                    database,
+                    "--city",
+                    "LYON",
+                    "--hours",
+                    "7am–9pm"
+                )
+                #expect(changed.status == 0, "\(changed.stderr)")
+                #expect(changed.stdout == "2 Quai Saint-Vincent, Lyon: open 7am–9pm.\n")
+                let lyon = try await Self.waitFor("/locations?country=france", on: replicas[1].url, with: client) {
+                    String(decoding: $0.body, as: UTF8.self).contains("7am–9pm")
+                }
+                #expect(String(decoding: lyon.body, as: UTF8.self).contains(#""city":"Lyon","#))
+
+                let health = try await Self.get("/health", from: replicas[0].url, with: client)
+                #expect(
+                    String(decoding: health.body, as: UTF8.self)
+                        == #"{"status":"ok","mode":"postgresql","database":"reachable","locations":3,"books":4}"#
+                )
+            }
+            for replica in replicas {
+                let stopped = await replica.stop()
+                #expect(stopped.status == 0, "\(stopped.stderr)")
+            }
+        }
+    }
+
+    @Test func singleChangesAreCheckedAndExplained() async throws {
+        try await PostgresTestServer.withServer { postgres in
+            let database = try await postgres.createDatabase()
+            let directory = try LibraryCommandTests.dataDirectory(
+                locations: #"""
+                    [{"street_address": "1 Rue Cler", "city": "Paris", "country": "France", "emoji": "🇫🇷", "hours": "9am–6pm"},
+                     {"street_address": "2 Rue Cler", "city": "Paris", "country": "France", "emoji": "🇫🇷", "hours": "9am–6pm"}]
+                    """#
+            )
+            defer { try? FileManager.default.removeItem(at: directory) }
+            #expect(
+                try await Courier.run("library", "import", "--database", database, "--data", directory.path).status == 0
+            )
+
+            let cases: [([String], Int32, String)] = [
+                (
+                    ["add-book", "--title", "Dune", "--isbn", "978-0-441-17271-8"], 2,
+                    #"isbn: "978-0-441-17271-8" is not a valid ISBN-10 or ISBN-13 (check the digits, or leave it out)."#
+                ),
+                (["add-book", "--title", "Dune", "--year", "99999"], 2, "--year"),
+                (
+                    ["set-hours", "--city", "Paris", "--hours", "8am"], 2,
+                    #"2 locations match "Paris": give the street address as well."#
+                ),
+                (["set-hours", "--city", "Quito", "--hours", "8am"], 7, #"No location matches "Quito""#),
+                (
+                    ["set-hours", "--city", "Paris", "--hours", "  ", "--address", "1 rue cler"], 2,
+                    "hours: the hours are empty."
+                ),
+            ]
+            for (arguments, status, message) in cases {
+                let result = try await Courier.run(["library"] + arguments + ["--database", database])
+                #expect(result.status == status, "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            }
+            let one = try await Courier.run(
+                "library",
+                "set-hours",
+                "--database",
+                database,
+                "--city",
+                "paris",
+                "--address",
+                "2 RUE CLER",
+                "--hours",
+                "8am–1pm"
+            )
+            #expect(one.stdout == "2 Rue Cler, Paris: open 8am–1pm.\n", "\(one.stderr)")
+        }
+        let unreachable = try await Courier.run(
+            "library",
+            "add-book",
+            "--database",
+            "postgres://courier@127.0.0.1:9/none",
+            "--title",
+            "Dune"
+        )
+        #expect(unreachable.status == 3)
+        #expect(unreachable.stderr.contains("The library database cannot be reached: "), "\(unreachable.stderr)")
+        #expect(unreachable.stderr.contains("refused"), "\(unreachable.stderr)")
+
+        let noUser = try await Courier.run(
+            "serve",
+            "--database",
+            "postgres://secret:hunter2@127.0.0.1/db?sslmode=maybe"
+        )
+        #expect(noUser.status == 2)
+        #expect(noUser.stderr.contains("has sslmode 'maybe'"))
+        #expect(!noUser.stderr.contains("hunter2"))
+    }
+
+    @Test func aReplicaAnswers503WhileTheDatabaseIsDownAndRecoversByItself() async throws {
+        try await PostgresTestServer.withServer { postgres in
+            let database = try await postgres.createDatabase()
+            let directory = try LibraryCommandTests.dataDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            #expect(
+                try await Courier.run("library", "import", "--database", database, "--data", directory.path).status == 0
+            )
+            let replica = try await CourierService.start(["--database", database, "--log-level", "warning"])
+            try await Self.withClient { client in
+                #expect(try await Self.get("/catalog?q=mid", from: replica.url, with: client).status == 200)
+
+                // Load throughout: every answer is a 200 or a 503, never anything else.
+                let statuses = Mutex<[Int]>([])
+                let loading = Task {
+                    var round = 0
+                    while !Task.isCancelled {
+                        round += 1
+                        let status = (try? await Self.get("/catalog?q=m\(round % 7)", from: replica.url, with: client))?
+                            .status
+                        if Task.isCancelled { break }  // the request was cut short by the test, not answered
+                        statuses.withLock { $0.append(status ?? -1) }
+                    }
+                }
+                try await postgres.halt()
+                let down = try await Self.waitFor("/catalog?q=the", on: replica.url, with: client) { $0.status == 503 }
+                #expect(down.status == 503)
+                #expect(down.head.headerFields[.contentType] == "application/problem+json")
+                #expect(down.head.headerFields[.retryAfter] == "1")
+                #expect(String(decoding: down.body, as: UTF8.self).contains("cannot be reached"))
+                let health = try await Self.get("/health", from: replica.url, with: client)
+                #expect(health.status == 503)
+                #expect(
+                    String(decoding: health.body, as: UTF8.self)
+                        == #"{"status":"unavailable","mode":"postgresql","database":"unreachable"}"#
+                )
+
+                try await postgres.resume()
+                let up = try await Self.waitFor("/catalog?q=the", on: replica.url, with: client) { $0.status == 200 }
+                #expect(up.status == 200)
+                #expect(
+                    String(decoding: up.body, as: UTF8.self)
+                        == #"[{"title":"The Odyssey","author":"Homer","year":-725}]"#
+                )
+                loading.cancel()
+                _ = await loading.value
+                let seen = Set(statuses.withLock { $0 })
+                #expect(seen.isSubset(of: [200, 503]), "\(seen)")
+                #expect(seen.contains(503))
+            }
+            let stopped = await replica.stop()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("Lost the library database's notifications"))
+        }
+    }
+}
