@@ -27,8 +27,11 @@ public struct TrustedCertificates: Sendable {
         let contents: Data
         do {
             let url = URL(fileURLWithPath: path)
-            let size = try url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0
-            guard size <= Self.maximumFileSize else {
+            let values = try url.resolvingSymlinksInPath().resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
+            guard values.isRegularFile != false else {
+                throw CertificateFileError(path: path, reason: "is not a regular file: give a PEM certificate file")
+            }
+            guard values.fileSize ?? 0 <= Self.maximumFileSize else {
                 throw CertificateFileError(
                     path: path,
                     reason: "is larger than 1 MiB: a PEM certificate file is far smaller"

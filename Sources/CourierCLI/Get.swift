@@ -6,10 +6,6 @@ import Foundation
 import HTTPTypes
 import Logging
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `courier get URL`: one request, the body on standard output.
 struct Get: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -244,10 +240,11 @@ struct Get: AsyncParsableCommand {
             return .data(bytes, contentType: contentType(startingWith: bytes))
         }
         let path = String(argument.dropFirst())
-        var status = stat()
         // A regular file streams; a pipe (`-d @<(command)`) is read whole, and so is any file
         // for --curl and --record, which show and keep the body.
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, !curl, recording.record == nil else {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
+        guard type == .typeRegular, !curl, recording.record == nil else {
             guard let bytes = FileManager.default.contents(atPath: path) else {
                 throw CommandFailure(
                     "Cannot read the body file '\(path)': check that it exists and is readable.",

@@ -1,7 +1,7 @@
 /// What `GET /health` reports: whether the service can answer, from what, and how much it serves.
 ///
 /// ```json
-/// {"status": "ok", "mode": "postgresql", "database": "reachable", "locations": 98, "books": 1236}
+/// {"status": "ok", "mode": "postgresql", "database": "reachable", "locations": 98, "books": 1236, "version": 7}
 /// ```
 public struct Health: Codable, Sendable, Hashable {
     /// "ok" while the service can answer searches; "unavailable" (with status 503) while its
@@ -16,13 +16,24 @@ public struct Health: Codable, Sendable, Hashable {
     public var locations: Int?
     /// The number of books in the catalog; absent when the database cannot be reached.
     public var books: Int?
+    /// The version of the data a replica on a database answers from: replicas that show the
+    /// same version give the same answers. Absent in memory mode and while not known.
+    public var version: Int?
 
     /// Creates a health report.
-    public init(status: String, mode: String? = nil, database: String? = nil, locations: Int?, books: Int?) {
+    public init(
+        status: String,
+        mode: String? = nil,
+        database: String? = nil,
+        locations: Int?,
+        books: Int?,
+        version: Int? = nil
+    ) {
         self.status = status
         self.mode = mode
         self.database = database
         self.locations = locations
         self.books = books
+        self.version = version
     }
 }

@@ -52,10 +52,12 @@ public struct LibraryDatabase: Sendable {
             defer { group.cancelAll() }
             do {
                 try await LibrarySchema.migrate(client, logger: logger)
-            } catch let error as LibraryDatabaseError {
-                throw error
             } catch {
-                throw LibraryDatabaseError.unreachable(reason: PostgresErrors.describe(error))
+                let error = PostgresErrors.unwrap(error)
+                if let error = error as? LibraryDatabaseError { throw error }
+                let reason = PostgresErrors.describe(error)
+                throw PostgresErrors.isFromServer(error)
+                    ? LibraryDatabaseError.failed(reason: reason) : LibraryDatabaseError.unreachable(reason: reason)
             }
             return try await body(LibraryDatabase(client: client, logger: quiet))
         }
@@ -164,13 +166,18 @@ public struct LibraryDatabase: Sendable {
         -> Location
     {
         guard !hours.allSatisfy(\.isWhitespace) else { throw .invalid(field: "hours", problem: "the hours are empty") }
+        guard !hours.utf8.contains(0) else {
+            throw .invalid(field: "hours", problem: "contains a NUL character (\\u0000): remove it")
+        }
         let described = streetAddress.map { "\"\($0)\" in \"\(city)\"" } ?? "\"\(city)\""
         let (cityKey, streetKey) = (Self.key(city), streetAddress.map(Self.key))
-        return try await changing { () async throws(LibraryDatabaseError) -> Location in
-            let found = try await withFailures {
+        return try await changing {
+            // One transaction, the row locked: an import in between cannot leave the update
+            // with nothing to change.
+            try await client.withTransaction(logger: logger) { connection in
                 var found: [(Int64, Location)] = []
-                let rows = try await client.query(
-                    "SELECT id, street_address, city, country, emoji, hours FROM library_locations ORDER BY id",
+                let rows = try await connection.query(
+                    "SELECT id, street_address, city, country, emoji, hours FROM library_locations ORDER BY id FOR UPDATE",
                     logger: logger
                 )
                 for try await (id, street, rowCity, country, emoji, rowHours) in rows.decode(
@@ -189,20 +196,18 @@ public struct LibraryDatabase: Sendable {
                         )
                     )
                 }
-                return found
-            }
-            guard let (id, location) = found.first else { throw .noSuchLocation(described) }
-            guard found.count == 1 else { throw .ambiguousLocation(described, count: found.count) }
-            var changed = location
-            changed.hours = hours
-            let json = Self.json(changed)
-            _ = try await withFailures {
-                try await client.query(
-                    "UPDATE library_locations SET hours = \(hours), json = \(json) WHERE id = \(id)",
+                guard let (id, location) = found.first else { throw LibraryDatabaseError.noSuchLocation(described) }
+                guard found.count == 1 else {
+                    throw LibraryDatabaseError.ambiguousLocation(described, count: found.count)
+                }
+                var changed = location
+                changed.hours = hours
+                try await connection.query(
+                    "UPDATE library_locations SET hours = \(hours), json = \(Self.json(changed)) WHERE id = \(id)",
                     logger: logger
                 )
+                return changed
             }
-            return changed
         }
     }
 
@@ -226,9 +231,9 @@ public struct LibraryDatabase: Sendable {
     private func withFailures<Result>(_ body: () async throws -> Result) async throws(LibraryDatabaseError) -> Result {
         do {
             return try await body()
-        } catch let error as LibraryDatabaseError {
-            throw error
         } catch {
+            let error = PostgresErrors.unwrap(error)
+            if let error = error as? LibraryDatabaseError { throw error }
             let reason = PostgresErrors.describe(error)
             throw PostgresErrors.isFromServer(error) ? .failed(reason: reason) : .unreachable(reason: reason)
         }

@@ -48,7 +48,7 @@ enum LibrarySchema {
                     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
                     title text NOT NULL,
                     author text,
-                    year integer,
+                    year bigint,
                     isbn text,
                     cover_url text,
                     title_key text COLLATE "C" NOT NULL,
@@ -104,7 +104,8 @@ enum LibrarySchema {
     private static let lockKey: Int64 = 0x436F_7572_6965_7231  // "Courier1"
 
     /// Runs the migrations `client`'s database lacks, in one transaction, under an advisory
-    /// lock so that replicas starting together do not race.
+    /// lock so that replicas starting together do not race. A database already up to date is
+    /// only read: a role without the right to create tables can serve it.
     ///
     /// - Returns: The schema version after.
     /// - Throws: ``LibraryDatabaseError/newerSchema(found:known:)`` when a newer Courier
@@ -112,6 +113,11 @@ enum LibrarySchema {
     @discardableResult
     static func migrate(_ client: PostgresClient, logger: Logger) async throws -> Int {
         let quiet = PostgresErrors.quiet(logger)
+        let current = try await client.withConnection { connection in try await version(on: connection, logger: quiet) }
+        guard current != migrations.count else { return current }
+        guard current < migrations.count else {
+            throw LibraryDatabaseError.newerSchema(found: current, known: migrations.count)
+        }
         return try await client.withTransaction(logger: quiet) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: quiet)
             try await connection.query(
@@ -124,13 +130,8 @@ enum LibrarySchema {
                 """,
                 logger: quiet
             )
-            var current = 0
-            for try await version in try await connection.query(
-                "SELECT coalesce(max(version), 0) FROM library_migrations",
-                logger: quiet
-            ).decode(Int.self) {
-                current = version
-            }
+            // Again under the lock: another replica may have migrated meanwhile.
+            let current = try await version(on: connection, logger: quiet)
             guard current <= migrations.count else {
                 throw LibraryDatabaseError.newerSchema(found: current, known: migrations.count)
             }
@@ -147,5 +148,25 @@ enum LibrarySchema {
             }
             return migrations.count
         }
+    }
+
+    /// The schema version: 0 for a database Courier has not touched.
+    private static func version(on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var exists = false
+        for try await found in try await connection.query(
+            "SELECT to_regclass('library_migrations') IS NOT NULL",
+            logger: logger
+        ).decode(Bool.self) {
+            exists = found
+        }
+        guard exists else { return 0 }
+        var current = 0
+        for try await version in try await connection.query(
+            "SELECT coalesce(max(version), 0) FROM library_migrations",
+            logger: logger
+        ).decode(Int.self) {
+            current = version
+        }
+        return current
     }
 }

@@ -6,6 +6,7 @@ import PostgresNIO
 enum PostgresErrors {
     /// "PostgreSQL: relation "x" does not exist (42P01)", "connection refused", …
     static func describe(_ error: any Error) -> String {
+        let error = unwrap(error)
         guard let error = error as? PSQLError else { return "\(error)" }
         if let message = error.serverInfo?[.message] {
             let state = error.serverInfo?[.sqlState].map { " (\($0))" } ?? ""
@@ -23,8 +24,21 @@ enum PostgresErrors {
         return quiet
     }
 
+    /// PostgreSQL's SQLSTATE for `error`, when PostgreSQL itself answered.
+    static func sqlState(of error: any Error) -> String? {
+        (unwrap(error) as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
     /// Whether PostgreSQL itself answered, as opposed to the network or the login failing.
     static func isFromServer(_ error: any Error) -> Bool {
-        (error as? PSQLError)?.serverInfo?[.sqlState] != nil
+        sqlState(of: error) != nil
+    }
+
+    /// What failed inside a transaction, rather than postgres-nio's wrapper around it.
+    static func unwrap(_ error: any Error) -> any Error {
+        guard let transaction = error as? PostgresTransactionError else { return error }
+        return transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? transaction
+            .rollbackError
+            ?? error
     }
 }

@@ -9,8 +9,8 @@ import Synchronization
 /// it: the same answers as the in-memory ``LibraryServer/Library``, from the same folded keys.
 ///
 /// ```swift
-/// let library = PostgresLibrary(url: try DatabaseURL("postgres://courier@127.0.0.1/library"))
-/// let server = try LibraryServer(store: library)
+/// let library = PostgresLibrary(url: try DatabaseURL("postgres://courier@127.0.0.1/library"), logger: logger)
+/// let server = try LibraryServer(store: library, logger: logger)
 /// try await server.run(host: "0.0.0.0", port: 8080)  // runs the library's pool and listener too
 /// ```
 ///
@@ -63,6 +63,15 @@ public final class PostgresLibrary: LibraryStore {
         /// Why the last attempt to connect failed; `nil` once one succeeds.
         var unreachable: String?
         var cache: LRUCache<CacheKey, LibraryPage>
+        /// Whether ``run()`` has been called.
+        var isRunning = false
+
+        /// The cache's entries, leaving it empty: the caller frees them after the lock.
+        mutating func takeCache() -> LRUCache<CacheKey, LibraryPage> {
+            var taken = LRUCache<CacheKey, LibraryPage>(costLimit: cache.costLimit)
+            swap(&taken, &cache)
+            return taken
+        }
     }
 
     /// A search, as cached: the list, the folded prefix and the page asked for.
@@ -79,10 +88,12 @@ public final class PostgresLibrary: LibraryStore {
         self.configuration = configuration
         self.logger = logger
         self.quietLogger = PostgresErrors.quiet(logger)
-        self.client = PostgresClient(
-            configuration: url.clientConfiguration(maximumConnections: configuration.maximumConnections),
-            backgroundLogger: PostgresErrors.quiet(logger)
-        )
+        var clientConfiguration = url.clientConfiguration(maximumConnections: configuration.maximumConnections)
+        // A search the service stopped waiting for stops in the database too, freeing its connection.
+        let timeout = configuration.queryTimeout.components
+        let milliseconds = timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000
+        clientConfiguration.options.additionalStartupParameters = [("statement_timeout", String(max(1, milliseconds)))]
+        self.client = PostgresClient(configuration: clientConfiguration, backgroundLogger: PostgresErrors.quiet(logger))
         self.state = Mutex(State(version: nil, unreachable: nil, cache: LRUCache(costLimit: configuration.cacheSize)))
     }
 
@@ -93,12 +104,25 @@ public final class PostgresLibrary: LibraryStore {
     public func run() async throws {
         // The pool runs until what uses it has stopped: a request for one of its connections
         // made after it stopped would wait for ever.
+        guard
+            state.withLock({ state in
+                !state.isRunning
+                    && {
+                        state.isRunning = true
+                        return true
+                    }()
+            })
+        else {
+            throw LibraryStoreError(reason: "this PostgresLibrary is already running: make one per server")
+        }
         let pool = Task { await client.run() }
         do {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask { await self.listen() }
                 try await migrate()
             }
+        } catch is CancellationError {
+            // Stopped before the schema could be checked (the database was never reached).
         } catch {
             pool.cancel()
             await pool.value
@@ -118,16 +142,27 @@ public final class PostgresLibrary: LibraryStore {
             do {
                 try await LibrarySchema.migrate(client, logger: logger)
                 return
-            } catch let error as LibraryDatabaseError {
-                throw error
             } catch {
+                if let error = PostgresErrors.unwrap(error) as? LibraryDatabaseError { throw error }
                 try Task.checkCancellation()
+                // A refused login, a missing database or privilege needs a person, not time.
+                if let state = PostgresErrors.sqlState(of: error), Self.permanentStates.contains(where: state.hasPrefix)
+                {
+                    throw LibraryDatabaseError.failed(reason: PostgresErrors.describe(error))
+                }
                 logger.warning("Cannot check the library database's schema yet: \(PostgresErrors.describe(error))")
             }
             try await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(2))
         }
     }
+
+    /// How often the listening connection is checked.
+    static let heartbeat = Duration.seconds(1)
+
+    /// SQLSTATE classes and codes that waiting will not fix: authorization (28), an unknown
+    /// database (3D000), insufficient privilege (42501).
+    static let permanentStates = ["28", "3D000", "42501"]
 
     /// Receives the version of every change until cancelled; reconnects after a failure,
     /// waiting a little longer each time (up to 2 seconds).
@@ -156,8 +191,25 @@ public final class PostgresLibrary: LibraryStore {
                         update(version: try await Self.version(on: connection, logger: quietLogger))
                         if lost { logger.notice("The library database's notifications are back.") }
                         (delay, lost) = (.milliseconds(100), false)
-                        for try await notification in notifications {
-                            if let version = Int64(notification.payload) { update(version: version) }
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask {
+                                for try await notification in notifications {
+                                    if let version = Int64(notification.payload) { self.update(version: version) }
+                                }
+                            }
+                            // A connection can die silently (a NAT forgets it, a network splits): a
+                            // read each second proves it alive, and would also catch a lost notice.
+                            group.addTask {
+                                while true {
+                                    try await Task.sleep(for: Self.heartbeat)
+                                    let version = try await withDeadline(Self.heartbeat * 2) {
+                                        try await Self.version(on: connection, logger: self.quietLogger)
+                                    }
+                                    self.update(version: version)
+                                }
+                            }
+                            defer { group.cancelAll() }
+                            try await group.next()
                         }
                     }
                 } catch {
@@ -171,10 +223,11 @@ public final class PostgresLibrary: LibraryStore {
                     lost = true
                 }
             }
-            state.withLock { state in
+            let dropped = state.withLock { state in
                 state.version = nil
-                state.cache.removeAll()
+                return state.takeCache()
             }
+            _ = consume dropped  // freed here, outside the lock
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(2))
         }
@@ -183,11 +236,12 @@ public final class PostgresLibrary: LibraryStore {
     /// A newer version empties the cache; notifications of older ones (a transaction that
     /// committed before the one already seen) change nothing.
     private func update(version: Int64) {
-        state.withLock { state in
-            guard version > state.version ?? .min else { return }
+        let dropped = state.withLock { state -> LRUCache<CacheKey, LibraryPage>? in
+            guard version > state.version ?? .min else { return nil }
             state.version = version
-            state.cache.removeAll()
+            return state.takeCache()
         }
+        _ = consume dropped  // freed here, outside the lock
     }
 
     private static func version(on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
@@ -311,7 +365,12 @@ public final class PostgresLibrary: LibraryStore {
                 }
                 return counts
             }
-            return LibraryHealth(isReachable: true, locations: Int(counts.0), books: Int(counts.1))
+            return LibraryHealth(
+                isReachable: true,
+                locations: Int(clamping: counts.0),
+                books: Int(clamping: counts.1),
+                version: state.withLock { $0.version }
+            )
         } catch {
             return LibraryHealth(isReachable: false, locations: nil, books: nil)
         }
@@ -360,5 +419,5 @@ func withDeadline<Result: Sendable>(
 /// The database did not answer in time.
 struct DeadlineExceeded: Error, CustomStringConvertible {
     var limit: Duration
-    var description: String { "no answer within \(limit.components.seconds) s" }
+    var description: String { "no answer within \(limit)" }
 }

@@ -3,6 +3,7 @@ import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
 import HTTPTypes
+import LibraryKit
 import Synchronization
 import Testing
 
@@ -64,6 +65,13 @@ struct LibraryDatabaseTests {
                 try await CourierService.start(["--database", database]),
             ]
             try await Self.withClient { client in
+                // Each replica listens for changes once its health shows the data's version.
+                for replica in replicas {
+                    let ready = try await Self.waitFor("/health", on: replica.url, with: client) {
+                        String(decoding: $0.body, as: UTF8.self).contains(#""version":"#)
+                    }
+                    #expect(String(decoding: ready.body, as: UTF8.self).contains(#""version":"#))
+                }
                 var answers: [(String, String?, String?)] = []
                 for replica in replicas {
                     let response = try await Self.get("/catalog?q=&limit=2", from: replica.url, with: client)
@@ -93,7 +101,7 @@ struct LibraryDatabaseTests {
                     "--title",
                     "Lettres persanes",
                     "--year",
-                    "1721"
+                    "-1721"
                 )
                 #expect(added.status == 0, "\(added.stderr)")
                 for replica in replicas {
@@ -101,7 +109,11 @@ struct LibraryDatabaseTests {
                         $0.head.headerFields[HTTPField.Name("X-Total-Count")!] == "4"
                     }
                     #expect(after.head.headerFields[.eTag] != answers[0].1)
-                    #expect(String(decoding: after.body, as: UTF8.self).contains("Lettres persanes"))
+                    #expect(
+                        String(decoding: after.body, as: UTF8.self).contains(
+                            #"{"title":"Lettres persanes","year":-1721}"#
+                        )
+                    )
                 }
 
                 let changed = try await Courier.run(
@@ -121,11 +133,15 @@ struct LibraryDatabaseTests {
                 }
                 #expect(String(decoding: lyon.body, as: UTF8.self).contains(#""city":"Lyon","#))
 
-                let health = try await Self.get("/health", from: replicas[0].url, with: client)
-                #expect(
-                    String(decoding: health.body, as: UTF8.self)
-                        == #"{"status":"ok","mode":"postgresql","database":"reachable","locations":3,"books":4}"#
-                )
+                // Both replicas have seen the same changes: the same version.
+                var reports: [Health] = []
+                for replica in replicas {
+                    let health = try await Self.get("/health", from: replica.url, with: client)
+                    reports.append(try JSONDecoder().decode(Health.self, from: health.body))
+                }
+                #expect(reports[0].status == "ok" && reports[0].database == "reachable")
+                #expect(reports[0].books == 4 && reports[0].locations == 3)
+                #expect(reports[0].version != nil && reports[0].version == reports[1].version)
             }
             for replica in replicas {
                 let stopped = await replica.stop()
@@ -205,6 +221,34 @@ struct LibraryDatabaseTests {
         #expect(!noUser.stderr.contains("hunter2"))
     }
 
+    /// A replica's role needs only to read: the schema is created once, by whoever may.
+    @Test func aReplicaServesWithAReadOnlyRole() async throws {
+        try await PostgresTestServer.withServer { postgres in
+            let database = try await postgres.createDatabase()
+            let directory = try LibraryCommandTests.dataDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            #expect(
+                try await Courier.run("library", "import", "--database", database, "--data", directory.path).status == 0
+            )
+            let name = try #require(database.split(separator: "/").last?.split(separator: "?").first.map(String.init))
+            _ = try await postgres.psql(
+                "CREATE ROLE reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader;",
+                database: name
+            )
+            let reader = postgres.url(database: name).replacingOccurrences(of: "courier@", with: "reader@")
+            let replica = try await CourierService.start(["--database", reader])
+            try await Self.withClient { client in
+                let page = try await Self.get("/catalog?q=mid", from: replica.url, with: client)
+                #expect(page.status == 200)
+                #expect(String(decoding: page.body, as: UTF8.self).contains("Middlemarch"))
+            }
+            #expect(await replica.stop().status == 0)
+            let refused = try await Courier.run("library", "add-book", "--database", reader, "--title", "Dune")
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("The library database refused the change: PostgreSQL: permission denied"))
+        }
+    }
+
     @Test func aReplicaAnswers503WhileTheDatabaseIsDownAndRecoversByItself() async throws {
         try await PostgresTestServer.withServer { postgres in
             let database = try await postgres.createDatabase()
@@ -242,6 +286,12 @@ struct LibraryDatabaseTests {
                         == #"{"status":"unavailable","mode":"postgresql","database":"unreachable"}"#
                 )
 
+                // The load sees the outage too before the database comes back.
+                let outageSeen = ContinuousClock.now + .seconds(30)
+                while !statuses.withLock({ $0.contains(503) }), ContinuousClock.now < outageSeen {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let answeredBefore = statuses.withLock { $0.count }
                 try await postgres.resume()
                 let up = try await Self.waitFor("/catalog?q=the", on: replica.url, with: client) { $0.status == 200 }
                 #expect(up.status == 200)
@@ -249,8 +299,16 @@ struct LibraryDatabaseTests {
                     String(decoding: up.body, as: UTF8.self)
                         == #"[{"title":"The Odyssey","author":"Homer","year":-725}]"#
                 )
+                // …and recovers with it.
+                let recoverySeen = ContinuousClock.now + .seconds(30)
+                while !statuses.withLock({ $0.dropFirst(answeredBefore).contains(200) }),
+                    ContinuousClock.now < recoverySeen
+                {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
                 loading.cancel()
                 _ = await loading.value
+                #expect(statuses.withLock { $0.dropFirst(answeredBefore).contains(200) })
                 let seen = Set(statuses.withLock { $0 })
                 #expect(seen.isSubset(of: [200, 503]), "\(seen)")
                 #expect(seen.contains(503))

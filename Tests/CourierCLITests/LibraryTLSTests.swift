@@ -1,6 +1,9 @@
 import CourierTestServer
 import Foundation
+import LibraryServer
 import Testing
+
+@testable import CourierCLI
 
 /// `courier serve` over HTTPS, and `courier locations` trusting a private authority or a
 /// self-signed certificate with `--ca-cert`; the banner's commands, run as printed.
@@ -38,19 +41,36 @@ struct LibraryTLSTests {
         #expect(untrusted.stderr.localizedCaseInsensitiveContains("certificate"), "\(untrusted.stderr)")
         #expect(untrusted.stdout.isEmpty)
 
-        // The authority vouches for the server's names only.
+        let stopped = await service.stop()
+        #expect(stopped.status == 0)
+
+        // The authority vouches for the names in the certificate only.
+        let named = try TestCertificates.make(in: directory.appendingPathComponent("named"), addressed: false)
+        let onlyLocalhost = try await CourierService.start([
+            "--tls-cert", named.certificateFile, "--tls-key", named.keyFile,
+        ])
+        let namedPort = try #require(onlyLocalhost.url.port)
         let wrongName = try await Courier.run(
             "locations",
             "France",
             "--service",
-            "https://127.0.0.2:\(port)",
+            "https://127.0.0.1:\(namedPort)",
             "--ca-cert",
-            certificates.authorityFile
+            named.authorityFile
         )
         #expect(wrongName.status == 3, "\(wrongName.stdout)")
-
-        let stopped = await service.stop()
-        #expect(stopped.status == 0)
+        #expect(wrongName.stderr.localizedCaseInsensitiveContains("certificate"), "\(wrongName.stderr)")
+        #expect(!wrongName.stderr.contains("refused"), "\(wrongName.stderr)")
+        let rightName = try await Courier.run(
+            "locations",
+            "France",
+            "--service",
+            "https://localhost:\(namedPort)",
+            "--ca-cert",
+            named.authorityFile
+        )
+        #expect(rightName.status == 0, "\(rightName.stderr)")
+        #expect(await onlyLocalhost.stop().status == 0)
     }
 
     @Test func theBannerCommandWorksAsPrintedWithASelfSignedCertificate() async throws {
@@ -68,19 +88,70 @@ struct LibraryTLSTests {
         _ = await service.stop()
     }
 
-    @Test func theBannerOfEveryInterfaceGivesCommandsThatAreNotRefused() async throws {
-        let service = try await CourierService.start(["--host", "0.0.0.0"])
-        let local = try #require(Self.command(after: "or run: courier ", in: service.banner), "\(service.banner)")
-        let result = try await Courier.run(local)
-        #expect(result.status == 0, "\(local): \(result.stderr)")
-        #expect(result.stdout.contains("Paris"))
+    /// For every interface the banner gives a command for this machine and one for others; the
+    /// server is not started here (tests listen on loopback only).
+    @Test func theBannerOfEveryInterfaceNamesThisMachineAndOthers() throws {
+        let url = try #require(URL(string: "http://0.0.0.0:8080"))
+        let cleartext = ServeBanner(host: "0.0.0.0", certificate: nil, certificateFile: nil, machineName: "shelf")
+            .text(listeningOn: url, summary: "3 books")
+        #expect(
+            cleartext == """
+                Serving the library on http://0.0.0.0:8080 (3 books).
+                Open http://127.0.0.1:8080/ in a browser, or run: courier locations France --service http://127.0.0.1:8080
+                From another machine: courier locations France --service http://shelf:8080 --allow-http shelf
+                Ctrl-C stops it.
+                """
+        )
 
-        // Another machine reaches this one by name, in cleartext: the command allows that name.
-        let remote = try #require(Self.command(after: "From another machine: courier ", in: service.banner))
-        let name = try #require(remote.last)
-        #expect(remote.suffix(2) == ["--allow-http", name])
-        #expect(remote.contains { $0.hasPrefix("http://\(name):") })
-        _ = await service.stop()
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try TestCertificates.make(in: directory, selfSigned: true)
+        let certificate = try ServerCertificate(certificateFile: files.certificateFile, privateKeyFile: files.keyFile)
+        let https = try #require(URL(string: "https://0.0.0.0:8443"))
+        let banner = ServeBanner(
+            host: "::",
+            certificate: certificate,
+            certificateFile: files.certificateFile,
+            machineName: "shelf"
+        )
+        .text(listeningOn: https, summary: "3 books")
+        // The certificate names only this machine: no command for others, whose name it lacks.
+        #expect(
+            banner == """
+                Serving the library on https://0.0.0.0:8443 (3 books), HTTPS with HTTP/2.
+                Open https://localhost:8443/ in a browser, or run: courier locations France --service https://localhost:8443 --ca-cert \(files.certificateFile)
+                Ctrl-C stops it.
+                """
+        )
+    }
+
+    /// A client that opens a connection and never finishes its TLS handshake is cut off by the
+    /// request deadline, as one that never finishes a request is.
+    @Test func aClientThatNeverFinishesItsHandshakeIsCutOff() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = try TestCertificates.make(in: directory)
+        let service = try await CourierService.start([
+            "--tls-cert", files.certificateFile, "--tls-key", files.keyFile, "--request-timeout", "1",
+            "--idle-timeout", "86400",
+        ])
+        let port = try #require(service.url.port)
+        let silent = try RawConnection(port: port)
+        let trickling = try RawConnection(port: port)
+        trickling.send("\u{16}\u{03}\u{01}")  // the start of a TLS record, and no more
+        // Closed after a second; 60 s is only the margin for a loaded machine.
+        #expect(await silent.read(for: 60).closed, "a silent connection was still open after 60 s")
+        #expect(await trickling.read(for: 60).closed, "a half-sent hello was still open after 60 s")
+        let answered = try await Courier.run(
+            "locations",
+            "France",
+            "--service",
+            "https://127.0.0.1:\(port)",
+            "--ca-cert",
+            files.authorityFile
+        )
+        #expect(answered.status == 0, "\(answered.stderr)")
+        #expect(await service.stop().status == 0)
     }
 
     @Test func certificateProblemsAreExplainedAtStart() async throws {

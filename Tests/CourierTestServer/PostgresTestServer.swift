@@ -61,11 +61,14 @@ public final class PostgresTestServer: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if geteuid() == 0 {
-            guard chown(directory.path, getpwnam("postgres").pointee.pw_uid, getpwnam("postgres").pointee.pw_gid) == 0
-            else {
+            guard let user = getpwnam("postgres") else {
+                throw PostgresTestServerError("initdb refuses root, and there is no postgres user to run it as")
+            }
+            guard chown(directory.path, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
                 throw PostgresTestServerError("cannot give \(directory.path) to the postgres user")
             }
         }
+
         let initdb = try await run(
             binaries.appendingPathComponent("initdb"),
             [

@@ -20,14 +20,24 @@ public struct TestCertificates: Sendable {
     public let expiredCertificateFile: String
 
     /// Writes a new set into `directory`.
-    public static func make(in directory: URL, selfSigned: Bool = false) throws -> TestCertificates {
+    /// With `addressed` false the server's certificate names `localhost` only, not 127.0.0.1.
+    public static func make(
+        in directory: URL,
+        selfSigned: Bool = false,
+        addressed: Bool = true
+    ) throws
+        -> TestCertificates
+    {
         let now = Date()
         let serverKey = P256.Signing.PrivateKey()
         let serverName = try DistinguishedName { CommonName("localhost") }
         let extensions = try Certificate.Extensions {
             Critical(BasicConstraints.notCertificateAuthority)
             try ExtendedKeyUsage([.serverAuth])
-            SubjectAlternativeNames([.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
+            SubjectAlternativeNames(
+                [.dnsName("localhost")]
+                    + (addressed ? [.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))] : [])
+            )
         }
         let authorityKey = selfSigned ? serverKey : P256.Signing.PrivateKey()
         let authorityName = selfSigned ? serverName : try DistinguishedName { CommonName("Courier Test CA") }

@@ -92,6 +92,10 @@ struct LibraryDataTests {
                 "catalog.json:1:30: [0].author: the author is empty: leave it out if unknown"
             ),
             (
+                "[{\"title\": \"Du\\u0000ne\"}]",
+                "catalog.json:1:12: [0].title: contains a NUL character (\\u0000): remove it"
+            ),
+            (
                 "[{\"title\": null}]",
                 "catalog.json:1:12: [0].title: expected a string, found null"
             ),

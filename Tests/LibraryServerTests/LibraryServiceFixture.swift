@@ -80,6 +80,7 @@ enum LibraryServiceFixture {
         let (urls, continuation) = AsyncStream.makeStream(of: URL.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
+                defer { continuation.finish() }  // a server that cannot start must not leave the test waiting
                 try await server.run(host: "127.0.0.1", port: 0, handlingSignals: false) { url in
                     continuation.yield(url)
                     continuation.finish()

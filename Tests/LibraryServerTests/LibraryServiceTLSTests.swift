@@ -28,6 +28,7 @@ struct LibraryServiceTLSTests {
         let (urls, continuation) = AsyncStream.makeStream(of: URL.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
+                defer { continuation.finish() }  // a server that cannot start must not leave the test waiting
                 try await server.run(host: "127.0.0.1", port: 0, certificate: certificate, handlingSignals: false) {
                     continuation.yield($0)
                     continuation.finish()

@@ -94,6 +94,7 @@ struct LibraryCommand: AsyncParsableCommand {
         var author: String?
 
         @Option(
+            parsing: .unconditional,
             help:
                 "The year of first publication, negative before the common era (\(NumericOption.describe(Self.years))).",
             transform: NumericOption.integer(in: Self.years)

@@ -61,19 +61,20 @@ struct Serve: AsyncParsableCommand {
     var database: String?
 
     @Option(
-        help: "Database connections of this replica (\(NumericOption.describe(Self.connectionCounts))).",
+        help:
+            "Database connections of this replica (\(NumericOption.describe(Self.connectionCounts))); 12 if not given.",
         transform: NumericOption.integer(in: Self.connectionCounts)
     )
-    var databaseConnections = 12
+    var databaseConnections: Int?
 
     @Option(
         help: """
             Megabytes of answers this replica keeps until the data changes \
-            (\(NumericOption.describe(Self.cacheSizes)); 0 asks the database every time).
+            (\(NumericOption.describe(Self.cacheSizes)); 0 asks the database every time; 64 if not given).
             """,
         transform: NumericOption.integer(in: Self.cacheSizes)
     )
-    var cacheSize = 64
+    var cacheSize: Int?
 
     static let connectionCounts = 1...200
     static let cacheSizes = 0...4096
@@ -97,7 +98,11 @@ struct Serve: AsyncParsableCommand {
                 "Serve --data or --database, not both: 'courier library import' loads files into a database."
             )
         }
-        if let database { _ = try DatabaseURLOption.parse(database) }
+        if let database {
+            _ = try DatabaseURLOption.parse(database)
+        } else if databaseConnections != nil || cacheSize != nil {
+            throw ValidationError("--database-connections and --cache-size apply to --database only.")
+        }
     }
 
     /// `--port`, else `$PORT` (as the chapter's service reads it), else 8080.
@@ -154,8 +159,8 @@ struct Serve: AsyncParsableCommand {
         if let database {
             let url = try DatabaseURLOption.parse(database)
             let configuration = PostgresLibrary.Configuration(
-                maximumConnections: databaseConnections,
-                cacheSize: cacheSize << 20
+                maximumConnections: databaseConnections ?? 12,
+                cacheSize: (cacheSize ?? 64) << 20
             )
             return (PostgresLibrary(url: url, configuration: configuration, logger: logger), "the catalog in \(url)")
         }

@@ -18,7 +18,9 @@ struct ServeBanner {
         let port = url.port.map { ":\($0)" } ?? ""
         var lines = ["Serving the library on \(url) (\(summary))\(certificate == nil ? "" : ", HTTPS with HTTP/2")."]
         if let certificate {
-            let trust = certificate.isSelfSigned ? " --ca-cert \(Self.quoted(certificateFile ?? "CERT.pem"))" : ""
+            // Absolute: the client may run in another directory.
+            let file = certificateFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? "CERT.pem"
+            let trust = certificate.isSelfSigned ? " --ca-cert \(Self.quoted(file))" : ""
             let (local, remote) = serverNames(for: certificate)
             if let local {
                 let service = "https://\(Self.authority(local))\(port)"

@@ -118,7 +118,9 @@ extension Book: DataRecord {
     package static var kind: String { "book" }
 
     package func problem() -> (field: String, problem: String)? {
+        if let field = nulField([("title", title), ("author", author), ("isbn", isbn)]) { return field }
         if title.allSatisfy(\.isWhitespace) { return ("title", "the title is empty") }
+        if let problem = keyLengthProblem(title) { return ("title", problem) }
         if let author, author.allSatisfy(\.isWhitespace) {
             return ("author", "the author is empty: leave it out if unknown")
         }
@@ -136,8 +138,33 @@ extension Location: DataRecord {
     package static var kind: String { "location" }
 
     package func problem() -> (field: String, problem: String)? {
+        let fields = [
+            ("street_address", streetAddress), ("city", city), ("country", country), ("emoji", emoji), ("hours", hours),
+        ]
+        if let field = nulField(fields) { return field }
         if country.allSatisfy(\.isWhitespace) { return ("country", "the country is empty") }
+        if let problem = keyLengthProblem(country) { return ("country", problem) }
         if city.allSatisfy(\.isWhitespace) { return ("city", "the city is empty") }
         return nil
     }
+}
+
+/// The first field holding a NUL character, which no text should and a database cannot store:
+/// every store refuses it alike.
+private func nulField(_ fields: [(String, String?)]) -> (field: String, problem: String)? {
+    for (name, value) in fields where value?.utf8.contains(0) == true {
+        return (name, "contains a NUL character (\\u0000): remove it")
+    }
+    return nil
+}
+
+/// The longest search key, in bytes of its folded form: a database index holds keys up to
+/// about 2.7 kB, and every store refuses longer ones alike.
+let maximumSearchKeyLength = 2_000
+
+/// Why `text` cannot be a search key, if it cannot. Folding can lengthen text (a ligature
+/// becomes its letters), so only long text is folded to be measured.
+private func keyLengthProblem(_ text: String) -> String? {
+    guard text.utf8.count > 100, SearchKey.fold(text).count > maximumSearchKeyLength else { return nil }
+    return "is too long to search by: more than \(maximumSearchKeyLength) bytes once folded"
 }

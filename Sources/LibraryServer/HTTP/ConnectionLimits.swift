@@ -65,7 +65,7 @@ public struct ConnectionLimits: Sendable, Hashable {
 
     /// With a certificate, an HTTPS server offering HTTP/2 and HTTP/1.1 by ALPN, with the same
     /// limits on every connection (HTTP/2: idle connections) and on every request (HTTP/2: every
-    /// stream); without one, ``server``.
+    /// stream), and ``requestTimeout`` for the TLS handshake; without one, ``server``.
     ///
     /// - Throws: What NIOSSL throws when the certificate and key cannot make a TLS context.
     public func server(certificate: ServerCertificate?) throws -> HTTPServerBuilder {
@@ -76,16 +76,25 @@ public struct ConnectionLimits: Sendable, Hashable {
             certificateChain: certificate.chain.map { .certificate($0) },
             privateKey: .privateKey(certificate.privateKey)
         )
-        return try .http2Upgrade(
-            tlsConfiguration: tls,
-            configuration: .init(
-                idleTimeout: max(.milliseconds(1), idleTimeout),
-                streamConfiguration: .init(
-                    additionalChannelHandlers: [RequestDeadlineHandler(deadline: requestTimeout)],
-                    idleTimeout: max(shortest, TimeAmount(idleTimeout))
-                )
+        let configuration = HTTP2UpgradeChannel.Configuration(
+            idleTimeout: max(.milliseconds(1), idleTimeout),
+            streamConfiguration: .init(
+                additionalChannelHandlers: [RequestDeadlineHandler(deadline: requestTimeout)],
+                idleTimeout: max(shortest, TimeAmount(idleTimeout))
             )
         )
+        // Before the handshake completes, ``requestTimeout`` bounds it: the idle and request
+        // clocks only start once the protocol is known.
+        return HTTPServerBuilder { responder in
+            HandshakeDeadlineChannel(
+                base: try HTTP2UpgradeChannel(
+                    tlsConfiguration: tls,
+                    configuration: configuration,
+                    responder: responder
+                ),
+                deadline: requestTimeout
+            )
+        }
     }
 
     /// The application configuration for `address` that accepts at most

@@ -124,6 +124,7 @@ public struct LibraryServer: Sendable {
             }
             if let locations = report.locations { object.member("locations", locations) }
             if let books = report.books { object.member("books", books) }
+            if let version = report.version { object.member("version", Int(clamping: version)) }
         }
         return Response(
             status: reachable ? .ok : .serviceUnavailable,

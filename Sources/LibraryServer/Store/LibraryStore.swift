@@ -61,12 +61,16 @@ public struct LibraryHealth: Sendable, Hashable {
     public var locations: Int?
     /// The number of books, when known.
     public var books: Int?
+    /// The version of the data this replica answers from, for a store whose data changes; the
+    /// same on every replica that has seen the same changes.
+    public var version: Int64?
 
     /// Creates a report.
-    public init(isReachable: Bool?, locations: Int?, books: Int?) {
+    public init(isReachable: Bool?, locations: Int?, books: Int?, version: Int64? = nil) {
         self.isReachable = isReachable
         self.locations = locations
         self.books = books
+        self.version = version
     }
 }
 
