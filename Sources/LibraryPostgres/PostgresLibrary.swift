@@ -202,7 +202,7 @@ public final class PostgresLibrary: LibraryStore {
                             group.addTask {
                                 while true {
                                     try await Task.sleep(for: Self.heartbeat)
-                                    let version = try await withDeadline(Self.heartbeat * 2) {
+                                    let version = try await withDeadline(self.configuration.queryTimeout) {
                                         try await Self.version(on: connection, logger: self.quietLogger)
                                     }
                                     self.update(version: version)
@@ -349,13 +349,13 @@ public final class PostgresLibrary: LibraryStore {
 
     // MARK: - Health
 
-    /// Reachable with the counts, or unreachable within a second.
+    /// Reachable with the counts, or unreachable within the query timeout.
     public func health() async -> LibraryHealth {
         if state.withLock({ $0.unreachable != nil }) {
             return LibraryHealth(isReachable: false, locations: nil, books: nil)
         }
         do {
-            let counts = try await withDeadline(.seconds(1)) { [client, quietLogger] in
+            let counts = try await withDeadline(configuration.queryTimeout) { [client, quietLogger] in
                 var counts: (Int64, Int64) = (0, 0)
                 for try await values in try await client.query(
                     "SELECT location_count, book_count FROM library_state",

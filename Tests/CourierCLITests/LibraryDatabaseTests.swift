@@ -23,6 +23,21 @@ struct LibraryDatabaseTests {
         }
     }
 
+    /// Starts PostgreSQL, imports the CLI tests' small data set into a new database, and runs
+    /// `body` with the server and the database's URL.
+    static func withImportedDatabase(
+        _ body: (PostgresTestServer, String) async throws -> Void
+    ) async throws {
+        try await PostgresTestServer.withServer { postgres in
+            let database = try await postgres.createDatabase()
+            let directory = try LibraryCommandTests.dataDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let imported = try await Courier.run("library", "import", "--database", database, "--data", directory.path)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            try await body(postgres, database)
+        }
+    }
+
     /// Asks `service` for `path` until `done` holds for the answer, for at most `limit`.
     static func waitFor(
         _ path: String,
@@ -61,8 +76,8 @@ struct LibraryDatabaseTests {
             #expect(imported.stdout.hasPrefix("Imported 3 books and 3 locations in "))
 
             let replicas = [
-                try await CourierService.start(["--database", database]),
-                try await CourierService.start(["--database", database]),
+                try await CourierService.start(["--database", database, "--database-timeout", "60"]),
+                try await CourierService.start(["--database", database, "--database-timeout", "60"]),
             ]
             try await Self.withClient { client in
                 // Each replica listens for changes once its health shows the data's version.
@@ -223,20 +238,14 @@ struct LibraryDatabaseTests {
 
     /// A replica's role needs only to read: the schema is created once, by whoever may.
     @Test func aReplicaServesWithAReadOnlyRole() async throws {
-        try await PostgresTestServer.withServer { postgres in
-            let database = try await postgres.createDatabase()
-            let directory = try LibraryCommandTests.dataDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            #expect(
-                try await Courier.run("library", "import", "--database", database, "--data", directory.path).status == 0
-            )
+        try await Self.withImportedDatabase { postgres, database in
             let name = try #require(database.split(separator: "/").last?.split(separator: "?").first.map(String.init))
             _ = try await postgres.psql(
                 "CREATE ROLE reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader;",
                 database: name
             )
             let reader = postgres.url(database: name).replacingOccurrences(of: "courier@", with: "reader@")
-            let replica = try await CourierService.start(["--database", reader])
+            let replica = try await CourierService.start(["--database", reader, "--database-timeout", "60"])
             try await Self.withClient { client in
                 let page = try await Self.get("/catalog?q=mid", from: replica.url, with: client)
                 #expect(page.status == 200)
@@ -250,14 +259,10 @@ struct LibraryDatabaseTests {
     }
 
     @Test func aReplicaAnswers503WhileTheDatabaseIsDownAndRecoversByItself() async throws {
-        try await PostgresTestServer.withServer { postgres in
-            let database = try await postgres.createDatabase()
-            let directory = try LibraryCommandTests.dataDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            #expect(
-                try await Courier.run("library", "import", "--database", database, "--data", directory.path).status == 0
-            )
-            let replica = try await CourierService.start(["--database", database, "--log-level", "warning"])
+        try await Self.withImportedDatabase { postgres, database in
+            let replica = try await CourierService.start([
+                "--database", database, "--log-level", "warning", "--database-timeout", "60",
+            ])
             try await Self.withClient { client in
                 #expect(try await Self.get("/catalog?q=mid", from: replica.url, with: client).status == 200)
 

@@ -53,6 +53,23 @@ public final class PostgresTestServer: Sendable {
         }
     }
 
+    /// Runs `body` with a server shared by the tests that run at the same time, each in a
+    /// database of its own (``createDatabase()``): one cluster for many tests on a loaded
+    /// machine. The first user starts it and the last one stops it.
+    public static func withSharedServer<Result: Sendable>(
+        _ body: (PostgresTestServer) async throws -> Result
+    ) async throws -> Result {
+        let server = try await SharedServer.instance.acquire()
+        do {
+            let result = try await body(server)
+            await SharedServer.instance.release()
+            return result
+        } catch {
+            await SharedServer.instance.release()
+            throw error
+        }
+    }
+
     /// Creates the cluster and starts the server.
     public static func start() async throws -> PostgresTestServer {
         guard let binaries = binaryDirectory else {
@@ -84,7 +101,7 @@ public final class PostgresTestServer: Sendable {
         // try a few.
         var lastFailure = ""
         for _ in 0..<5 {
-            let port = try freePort()
+            let port = try LoopbackPort.free()
             let server = PostgresTestServer(port: port, directory: directory, binaries: binaries)
             let started = try await server.startServer()
             if started.status == 0 { return server }
@@ -171,25 +188,6 @@ public final class PostgresTestServer: Sendable {
         return result
     }
 
-    /// A port nothing listens on now.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw PostgresTestServerError("socket failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw PostgresTestServerError("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// Runs a PostgreSQL program, as the `postgres` user under root, and waits for it on a
     /// thread of its own. Spawned directly rather than with `Process`, whose wait for a child
     /// that has already ended can spin.
@@ -229,6 +227,34 @@ public final class PostgresTestServer: Sendable {
                 continuation.resume(returning: (exit, text))
             }.start()
         }
+    }
+}
+
+/// The server ``PostgresTestServer/withSharedServer(_:)`` lends, and how many borrow it.
+private actor SharedServer {
+    static let instance = SharedServer()
+
+    private var server: Task<PostgresTestServer, any Error>?
+    private var users = 0
+
+    func acquire() async throws -> PostgresTestServer {
+        users += 1
+        let starting = server ?? Task { try await PostgresTestServer.start() }
+        server = starting
+        do {
+            return try await starting.value
+        } catch {
+            users -= 1
+            if users == 0 { server = nil }
+            throw error
+        }
+    }
+
+    func release() async {
+        users -= 1
+        guard users == 0, let stopping = server else { return }
+        server = nil
+        await (try? stopping.value)?.stop()
     }
 }
 

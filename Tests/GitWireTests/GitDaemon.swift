@@ -41,7 +41,7 @@ final class GitDaemon: @unchecked Sendable {
         // rumble" once it listens: that line is the event waited for (60 s allows for a loaded
         // machine), and its standard error is read on to the end so that it never blocks.
         for _ in 0..<5 {
-            let port = Self.freePort()
+            let port = try LoopbackPort.free()
             let daemon = Process()
             daemon.executableURL = URL(fileURLWithPath: execPath).appendingPathComponent("git-daemon")
             daemon.arguments = [
@@ -161,23 +161,6 @@ final class GitDaemon: @unchecked Sendable {
         let data = PipeReader.readAll(output.fileHandleForReading)
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
-    }
-
-    private static func freePort() -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func canConnect(_ port: Int) -> Bool {

@@ -61,12 +61,18 @@ enum LibraryServiceFixture {
         case .memory:
             return try await withService(store: Library(data), body)
         case .postgresql:
-            return try await PostgresTestServer.withServer { server in
+            return try await PostgresTestServer.withSharedServer { server in
                 let url = try DatabaseURL(try await server.createDatabase())
                 _ = try await LibraryDatabase.withDatabase(url: url, logger: quietLogger) { database in
                     try await database.importData(data)
                 }
-                return try await withService(store: PostgresLibrary(url: url, logger: quietLogger), body)
+                // A loaded machine's margin: no test waits for it, each search ends at its answer.
+                let store = PostgresLibrary(
+                    url: url,
+                    configuration: .init(queryTimeout: .seconds(60)),
+                    logger: quietLogger
+                )
+                return try await withService(store: store, body)
             }
         }
     }

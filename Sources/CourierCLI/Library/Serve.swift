@@ -76,6 +76,16 @@ struct Serve: AsyncParsableCommand {
     )
     var cacheSize: Int?
 
+    @Option(
+        help: """
+            Answer 503 when the database has not answered a search in this many seconds \
+            (\(NumericOption.describe(Self.databaseTimeouts))); 3 if not given.
+            """,
+        transform: NumericOption.seconds(in: Self.databaseTimeouts)
+    )
+    var databaseTimeout: Double?
+
+    static let databaseTimeouts: ClosedRange<Double> = 0.1...600
     static let connectionCounts = 1...200
     static let cacheSizes = 0...4096
 
@@ -100,8 +110,10 @@ struct Serve: AsyncParsableCommand {
         }
         if let database {
             _ = try DatabaseURLOption.parse(database)
-        } else if databaseConnections != nil || cacheSize != nil {
-            throw ValidationError("--database-connections and --cache-size apply to --database only.")
+        } else if databaseConnections != nil || cacheSize != nil || databaseTimeout != nil {
+            throw ValidationError(
+                "--database-connections, --database-timeout and --cache-size apply to --database only."
+            )
         }
     }
 
@@ -160,7 +172,8 @@ struct Serve: AsyncParsableCommand {
             let url = try DatabaseURLOption.parse(database)
             let configuration = PostgresLibrary.Configuration(
                 maximumConnections: databaseConnections ?? 12,
-                cacheSize: (cacheSize ?? 64) << 20
+                cacheSize: (cacheSize ?? 64) << 20,
+                queryTimeout: NumericOption.duration(seconds: databaseTimeout ?? 3)
             )
             return (PostgresLibrary(url: url, configuration: configuration, logger: logger), "the catalog in \(url)")
         }
