@@ -56,7 +56,7 @@ struct HTTPCacheTests {
         _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
         let clock = TestClock()
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
             let client = HTTPClient(
                 transport: transport,
                 configuration: .init(middleware: [Caching(cache, now: { clock.now })])
@@ -253,7 +253,7 @@ struct HTTPCacheTests {
     @Test func aStaleResponseIsServedWhenTheOriginIsUnreachable() async throws {
         let cache = try HTTPCache()
         let clock = TestClock()
-        try await AsyncHTTPClientTransport.withTransport { transport in
+        try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
             let client = HTTPClient(
                 transport: transport,
                 configuration: .init(middleware: [Caching(cache, now: { clock.now })])

@@ -171,7 +171,7 @@ public final class PostgresTestServer: Sendable {
     private func startServer() async throws -> (status: Int32, output: String) {
         let options = [
             "-p \(port)", "-k \(directory.path)", "-c listen_addresses=127.0.0.1", "-c fsync=off",
-            "-c synchronous_commit=off", "-c full_page_writes=off", "-c max_connections=200",
+            "-c synchronous_commit=off", "-c full_page_writes=off", "-c max_connections=1000",
         ]
         let result = try await Self.run(
             binaries.appendingPathComponent("pg_ctl"),

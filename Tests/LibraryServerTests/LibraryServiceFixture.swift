@@ -69,7 +69,7 @@ enum LibraryServiceFixture {
                 // A loaded machine's margin: no test waits for it, each search ends at its answer.
                 let store = PostgresLibrary(
                     url: url,
-                    configuration: .init(queryTimeout: .seconds(60)),
+                    configuration: .init(maximumConnections: 4, queryTimeout: .seconds(60)),
                     logger: quietLogger
                 )
                 return try await withService(store: store, body)
