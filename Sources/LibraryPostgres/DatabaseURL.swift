@@ -92,7 +92,10 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The pool's configuration for this address.
-    public func clientConfiguration(maximumConnections: Int = 12) -> PostgresClient.Configuration {
+    public func clientConfiguration(
+        maximumConnections: Int = 12,
+        connectTimeout: Duration = .seconds(5)
+    ) -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(
             host: host,
             port: port,
@@ -102,7 +105,7 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
             tls: clientTLS
         )
         configuration.options.maximumConnections = maximumConnections
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = connectTimeout
         return configuration
     }
 
@@ -116,7 +119,7 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// One connection's configuration for this address, for `LISTEN`.
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    func connectionConfiguration(connectTimeout: Duration = .seconds(5)) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =
             switch tlsMode {
             case .disable: .disable
@@ -132,7 +135,7 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
             database: database,
             tls: tls
         )
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = TimeAmount(connectTimeout)
         return configuration
     }
 

@@ -21,13 +21,15 @@ public struct LibraryDatabase: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    /// Connects to `url`, brings its schema up to date, runs `body`, and disconnects.
+    /// Connects to `url` (waiting at most `connectTimeout` for a connection), brings its schema
+    /// up to date, runs `body`, and disconnects.
     ///
     /// - Throws: ``LibraryDatabaseError`` for an unreachable database or a schema newer than
     ///   this Courier's; what `body` throws.
     public static func withDatabase<Result: Sendable>(
         url: DatabaseURL,
         logger: Logger,
+        connectTimeout: Duration = .seconds(10),
         _ body: @Sendable (LibraryDatabase) async throws -> Result
     ) async throws -> Result {
         // One connection first, for PostgreSQL's own reason when it cannot be had (refused,
@@ -35,7 +37,7 @@ public struct LibraryDatabase: Sendable {
         let quiet = PostgresErrors.quiet(logger)
         do {
             let connection = try await PostgresConnection.connect(
-                configuration: try url.connectionConfiguration(),
+                configuration: try url.connectionConfiguration(connectTimeout: connectTimeout),
                 id: 0,
                 logger: quiet
             )
@@ -44,7 +46,7 @@ public struct LibraryDatabase: Sendable {
             throw LibraryDatabaseError.unreachable(reason: PostgresErrors.describe(error))
         }
         let client = PostgresClient(
-            configuration: url.clientConfiguration(maximumConnections: 2),
+            configuration: url.clientConfiguration(maximumConnections: 2, connectTimeout: connectTimeout),
             backgroundLogger: quiet
         )
         return try await withThrowingTaskGroup(of: Void.self) { group in

@@ -36,6 +36,9 @@ public final class PostgresLibrary: LibraryStore {
         /// The longest wait for the database before a search answers 503.
         public var queryTimeout: Duration
 
+        /// The longest wait for a new connection: the query timeout, but at least 5 seconds.
+        var connectTimeout: Duration { max(queryTimeout, .seconds(5)) }
+
         /// 12 connections, 64 MiB of answers, 3 seconds.
         public init(maximumConnections: Int = 12, cacheSize: Int = 64 << 20, queryTimeout: Duration = .seconds(3)) {
             self.maximumConnections = maximumConnections
@@ -88,7 +91,10 @@ public final class PostgresLibrary: LibraryStore {
         self.configuration = configuration
         self.logger = logger
         self.quietLogger = PostgresErrors.quiet(logger)
-        var clientConfiguration = url.clientConfiguration(maximumConnections: configuration.maximumConnections)
+        var clientConfiguration = url.clientConfiguration(
+            maximumConnections: configuration.maximumConnections,
+            connectTimeout: configuration.connectTimeout
+        )
         // A search the service stopped waiting for stops in the database too, freeing its connection.
         let timeout = configuration.queryTimeout.components
         let milliseconds = timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000
@@ -174,7 +180,7 @@ public final class PostgresLibrary: LibraryStore {
                 let connection: PostgresConnection
                 do {
                     connection = try await PostgresConnection.connect(
-                        configuration: try url.connectionConfiguration(),
+                        configuration: try url.connectionConfiguration(connectTimeout: configuration.connectTimeout),
                         id: 0,
                         logger: quietLogger
                     )

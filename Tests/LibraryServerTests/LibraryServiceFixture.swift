@@ -63,7 +63,9 @@ enum LibraryServiceFixture {
         case .postgresql:
             return try await PostgresTestServer.withSharedServer { server in
                 let url = try DatabaseURL(try await server.createDatabase())
-                _ = try await LibraryDatabase.withDatabase(url: url, logger: quietLogger) { database in
+                _ = try await LibraryDatabase.withDatabase(url: url, logger: quietLogger, connectTimeout: .seconds(60))
+                {
+                    database in
                     try await database.importData(data)
                 }
                 // A loaded machine's margin: no test waits for it, each search ends at its answer.
