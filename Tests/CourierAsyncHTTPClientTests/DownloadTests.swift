@@ -19,7 +19,7 @@ struct DownloadTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try await TestServer.withRunning { server in
-            try await AsyncHTTPClientTransport.withTransport { transport in
+            try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 try await body(server, HTTPClient(transport: transport), directory)
             }
         }
@@ -176,7 +176,7 @@ struct DownloadTests {
                 }
                 #expect(error?.transportFailure?.kind == .timedOut)
             }
-            try await AsyncHTTPClientTransport.withTransport { transport in
+            try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 let result = try await HTTPClient(transport: transport).download(endpoint, to: destination)
                 #expect(result.resumedFrom > 0)
                 #expect(try Data(contentsOf: destination) == Self.expected(400_000))

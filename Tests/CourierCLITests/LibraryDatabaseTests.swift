@@ -25,16 +25,23 @@ struct LibraryDatabaseTests {
 
     /// Starts PostgreSQL, imports the CLI tests' small data set into a new database, and runs
     /// `body` with the server and the database's URL.
+    /// With `ownServer`, on a server of the test's own, which it may stop and start.
     static func withImportedDatabase(
+        ownServer: Bool = false,
         _ body: (PostgresTestServer, String) async throws -> Void
     ) async throws {
-        try await PostgresTestServer.withServer { postgres in
+        let run = { (postgres: PostgresTestServer) async throws in
             let database = try await postgres.createDatabase()
             let directory = try LibraryCommandTests.dataDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let imported = try await Courier.run("library", "import", "--database", database, "--data", directory.path)
             #expect(imported.status == 0, "\(imported.stderr)")
             try await body(postgres, database)
+        }
+        if ownServer {
+            try await PostgresTestServer.withServer(run)
+        } else {
+            try await PostgresTestServer.withSharedServer(run)
         }
     }
 
@@ -55,7 +62,7 @@ struct LibraryDatabaseTests {
     }
 
     @Test func importsChecksAndServesTheSameAnswersFromEveryReplica() async throws {
-        try await PostgresTestServer.withServer { postgres in
+        try await PostgresTestServer.withSharedServer { postgres in
             let database = try await postgres.createDatabase()
             let bad = try LibraryCommandTests.dataDirectory(
                 catalog: #"[{"title": "Dune"},"# + "\n" + #" {"title": "Emma", "year": "1815"}]"#
@@ -166,7 +173,7 @@ struct LibraryDatabaseTests {
     }
 
     @Test func singleChangesAreCheckedAndExplained() async throws {
-        try await PostgresTestServer.withServer { postgres in
+        try await PostgresTestServer.withSharedServer { postgres in
             let database = try await postgres.createDatabase()
             let directory = try LibraryCommandTests.dataDirectory(
                 locations: #"""
@@ -259,7 +266,7 @@ struct LibraryDatabaseTests {
     }
 
     @Test func aReplicaAnswers503WhileTheDatabaseIsDownAndRecoversByItself() async throws {
-        try await Self.withImportedDatabase { postgres, database in
+        try await Self.withImportedDatabase(ownServer: true) { postgres, database in
             let replica = try await CourierService.start([
                 "--database", database, "--log-level", "warning", "--database-timeout", "60",
             ])

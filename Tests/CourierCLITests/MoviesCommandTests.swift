@@ -28,7 +28,7 @@ struct MoviesCommandTests {
         let (database, cleanUp) = Self.temporaryDatabase()
         defer { cleanUp() }
         try await TestServer.withRunning { server in
-            let service = ["--service", server.baseURL.absoluteString, "--database", database]
+            let service = ["--service", server.baseURL.absoluteString, "--database", database] + Self.margin
             #expect(try await Courier.run(["family", "add", "Anna", "--database", database]).stdout == "Added Anna.\n")
             #expect(try await Courier.run(["family", "add", "Ben", "--database", database]).status == 0)
 
@@ -81,7 +81,7 @@ struct MoviesCommandTests {
         let (database, cleanUp) = Self.temporaryDatabase()
         defer { cleanUp() }
         try await TestServer.withRunning { server in
-            let service = ["--service", server.baseURL.absoluteString, "--database", database]
+            let service = ["--service", server.baseURL.absoluteString, "--database", database] + Self.margin
             _ = try await Courier.run(["family", "add", "Anna", "--database", database])
             let refused = try await Courier.run(
                 ["movies", "add", "--member", "Anna", "Parasite"] + service,
@@ -146,7 +146,7 @@ struct MoviesCommandTests {
 
     @Test func topRatedAndShowReadTMDB() async throws {
         try await TestServer.withRunning { server in
-            let service = ["--service", server.baseURL.absoluteString]
+            let service = ["--service", server.baseURL.absoluteString] + Self.margin
             let second = try await Courier.run(
                 ["movies", "top-rated", "--page", "2"] + service,
                 environment: Self.token
@@ -203,7 +203,7 @@ struct MoviesCommandTests {
         let watch = try BackgroundCourier(["movies", "watch", "--member", "Anna", "--database", database])
         try await watch.waitForOutput { $0.contains("Anna's favourites: 0, 0 pending") }
         try await TestServer.withRunning { server in
-            let service = ["--service", server.url("/slow/300").absoluteString, "--database", database]
+            let service = ["--service", server.url("/slow/300").absoluteString, "--database", database] + Self.margin
             let added = try await Courier.run(
                 ["movies", "add", "--member", "Anna", "Amélie"] + service,
                 environment: Self.token
@@ -248,7 +248,7 @@ struct MoviesCommandTests {
             #expect(done.count >= 4 && done.count < 40, "killed mid-way: \(done.count) rated")
             #expect(done.allSatisfy { $0.tmdbID != nil && $0.fetchedAt != nil && $0.lastError == nil })
 
-            let fast = ["--service", server.baseURL.absoluteString, "--database", database]
+            let fast = ["--service", server.baseURL.absoluteString, "--database", database] + Self.margin
             let rest = try await Courier.run(
                 ["movies", "refresh", "--concurrency", "8"] + fast,
                 environment: Self.token
@@ -275,12 +275,15 @@ struct MoviesCommandTests {
             let store = try FavoritesStore(at: URL(fileURLWithPath: database))
             #expect(try await store.favorites().map(\.rating) == [.pending])
 
-            let fast = ["--service", server.baseURL.absoluteString, "--database", database]
+            let fast = ["--service", server.baseURL.absoluteString, "--database", database] + Self.margin
             let refreshed = try await Courier.run(["movies", "refresh"] + fast, environment: Self.token)
             #expect(refreshed.stderr == "Rated 1 of 1 movie.\n")
             #expect(try await store.favorites().map(\.rating) == [.popularity(61.416)])
         }
     }
+
+    /// A loaded machine's margin for TMDB lookups: no test waits for it, each lookup ends at its answer.
+    static let margin = ["--timeout", "60"]
 
     /// `--database PATH` for the commands that use the database.
     private static func databaseOption(_ command: [String], _ database: String) -> [String] {

@@ -97,7 +97,7 @@ enum LibraryServiceFixture {
             defer { group.cancelAll() }
             var iterator = urls.makeAsyncIterator()
             guard let url = await iterator.next() else { throw CancellationError() }
-            return try await AsyncHTTPClientTransport.withTransport { transport in
+            return try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 // A margin for a loaded machine: no test waits for it, each request ends at its answer.
                 try await body(LibraryClient(service: url, transport: transport, timeout: .seconds(60)), url)
             }
