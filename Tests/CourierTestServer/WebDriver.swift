@@ -67,7 +67,9 @@ public struct WebDriver: Sendable {
         height: Int,
         _ body: @Sendable (WebDriver) async throws -> Result
     ) async throws -> Result {
-        try await AsyncHTTPClientTransport.withTransport(configuration: .init(readTimeout: .seconds(150))) {
+        try await AsyncHTTPClientTransport.withTransport(
+            configuration: .init(connectTimeout: .seconds(60), readTimeout: .seconds(150))
+        ) {
             transport in
             let client = HTTPClient(
                 transport: transport,
