@@ -68,6 +68,9 @@ public final class PostgresLibrary: LibraryStore {
         var cache: LRUCache<CacheKey, LibraryPage>
         /// Whether ``run()`` has been called.
         var isRunning = false
+        /// How to end each search waiting for the database, by number.
+        var waiters: [Int: @Sendable (any Error) -> Void] = [:]
+        var nextWaiter = 0
 
         /// The cache's entries, leaving it empty: the caller frees them after the lock.
         mutating func takeCache() -> LRUCache<CacheKey, LibraryPage> {
@@ -187,7 +190,14 @@ public final class PostgresLibrary: LibraryStore {
                 } catch {
                     // Searches fail at once from now on, rather than wait for the pool to give up.
                     let reason = PostgresErrors.describe(error)
-                    state.withLock { $0.unreachable = reason }
+                    let waiting = state.withLock { state in
+                        state.unreachable = reason
+                        defer { state.waiters = [:] }
+                        return Array(state.waiters.values)
+                    }
+                    for abandon in waiting {
+                        abandon(LibraryStoreError(reason: "the database cannot be reached: \(reason)"))
+                    }
                     throw error
                 }
                 state.withLock { $0.unreachable = nil }
@@ -314,8 +324,24 @@ public final class PostgresLibrary: LibraryStore {
             FROM library_state s
             """
         let row: (Int64, Int64, String?)
+        let waiter = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        defer { state.withLock { _ = $0.waiters.removeValue(forKey: waiter) } }
         do {
-            row = try await withDeadline(configuration.queryTimeout) { [client, quietLogger] in
+            // Abandoned as soon as the listener finds the database unreachable: a search that
+            // was already waiting for a connection then answers 503 at once too.
+            let abandoning = { [self] (abandon: @escaping @Sendable (any Error) -> Void) in
+                let unreachable = self.state.withLock { state in
+                    if state.unreachable == nil { state.waiters[waiter] = abandon }
+                    return state.unreachable
+                }
+                if let unreachable {
+                    abandon(LibraryStoreError(reason: "the database cannot be reached: \(unreachable)"))
+                }
+            }
+            row = try await withDeadline(configuration.queryTimeout, abandoning: abandoning) { [client, quietLogger] in
                 var result: (Int64, Int64, String?) = (0, 0, nil)
                 for try await values in try await client.query(statement, logger: quietLogger).decode(
                     (Int64, Int64, String?).self
@@ -387,8 +413,12 @@ public final class PostgresLibrary: LibraryStore {
 /// `body` is cancelled if it has not finished. The caller never waits longer than `limit`, even
 /// for a `body` that ignores cancellation (it is left to end on its own), and is answered at
 /// once if it is cancelled itself.
+///
+/// `abandoning` receives a function that ends the wait at once with the error given to it, for
+/// a caller that learns from elsewhere that no answer is coming.
 func withDeadline<Result: Sendable>(
     _ limit: Duration,
+    abandoning: (@escaping @Sendable (any Error) -> Void) -> Void = { _ in },
     _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
     let outcome = Mutex<CheckedContinuation<Result, any Error>?>(nil)
@@ -397,6 +427,7 @@ func withDeadline<Result: Sendable>(
         outcome.withLock { $0.take() }?.resume(with: result)
         for task in tasks.withLock({ $0 }) { task.cancel() }
     }
+    abandoning { error in finish(.failure(error)) }
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
             outcome.withLock { $0 = continuation }
