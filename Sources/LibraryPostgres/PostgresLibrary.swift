@@ -190,17 +190,23 @@ public final class PostgresLibrary: LibraryStore {
                 } catch {
                     // Searches fail at once from now on, rather than wait for the pool to give up.
                     let reason = PostgresErrors.describe(error)
-                    let waiting = state.withLock { state in
-                        state.unreachable = reason
-                        defer { state.waiters = [:] }
-                        return Array(state.waiters.values)
+                    let (waiting, wasReachable) = state.withLock { state in
+                        defer { (state.unreachable, state.waiters) = (reason, [:]) }
+                        return (Array(state.waiters.values), state.unreachable == nil)
+                    }
+                    if wasReachable {
+                        logger.warning(
+                            "The library database cannot be reached (\(reason)): searches answer 503 until it can."
+                        )
                     }
                     for abandon in waiting {
                         abandon(LibraryStoreError(reason: "the database cannot be reached: \(reason)"))
                     }
                     throw error
                 }
-                state.withLock { $0.unreachable = nil }
+                if state.withLock({ $0.unreachable.take() }) != nil {
+                    logger.notice("The library database can be reached again.")
+                }
                 do {
                     try await connection.listen(on: LibrarySchema.channel) { notifications in
                         // Listening from here on: the version read now misses no change.
@@ -257,7 +263,9 @@ public final class PostgresLibrary: LibraryStore {
             state.version = version
             return state.takeCache()
         }
+        guard dropped != nil else { return }
         _ = consume dropped  // freed here, outside the lock
+        logger.info("The library's data is at version \(version).")
     }
 
     private static func version(on connection: PostgresConnection, logger: Logger) async throws -> Int64 {

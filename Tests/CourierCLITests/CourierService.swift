@@ -68,23 +68,93 @@ final class CourierService: @unchecked Sendable {
         self.url = url
     }
 
-    /// What a thread has read from a pipe, and whether it has reached the end.
+    /// Waits until the service has written `text` to standard error (a log line it writes when
+    /// something happens), or its standard error has ended, or `limit` has passed — the limit is
+    /// only a margin, so that a missing line fails the test rather than hanging it.
+    ///
+    /// - Returns: Whether the text was written.
+    @discardableResult
+    func waitForLog(_ text: String, limit: Duration = .seconds(60)) async -> Bool {
+        await errorText.wait(for: Data(text.utf8), limit: limit)
+    }
+
+    /// Whether the service has written `text` to standard error so far.
+    func hasLogged(_ text: String) -> Bool {
+        errorText.contains(Data(text.utf8))
+    }
+
+    /// What a thread has read from a pipe, and whether it has reached the end; tasks can wait
+    /// for text to arrive.
     private final class Drained: Sendable {
-        private let text = Mutex(Data())
+        private struct State {
+            var text = Data()
+            var isEnded = false
+            var waiters: [(text: Data, continuation: CheckedContinuation<Bool, Never>)] = []
+        }
+
+        private let state = Mutex(State())
         private let ended = DispatchSemaphore(value: 0)
 
         func read(_ handle: FileHandle) {
             Thread { [self] in
-                PipeReader.readChunks(handle) { chunk in text.withLock { $0.append(chunk) } }
+                PipeReader.readChunks(handle) { chunk in
+                    let ready = state.withLock { state in
+                        state.text.append(chunk)
+                        let text = state.text
+                        return Self.take(from: &state) { text.range(of: $0) != nil }
+                    }
+                    for continuation in ready { continuation.resume(returning: true) }
+                }
+                let rest = state.withLock { state in
+                    state.isEnded = true
+                    return Self.take(from: &state) { _ in true }
+                }
+                for continuation in rest { continuation.resume(returning: false) }
                 ended.signal()
             }.start()
+        }
+
+        /// Removes and returns the waiters whose text `isDone`.
+        private static func take(
+            from state: inout State,
+            where isDone: (Data) -> Bool
+        ) -> [CheckedContinuation<Bool, Never>] {
+            let (done, waiting) = (state.waiters.filter { isDone($0.text) }, state.waiters.filter { !isDone($0.text) })
+            state.waiters = waiting
+            return done.map(\.continuation)
+        }
+
+        func contains(_ text: Data) -> Bool {
+            state.withLock { $0.text.range(of: text) != nil }
+        }
+
+        func wait(for text: Data, limit: Duration) async -> Bool {
+            let waiter = Task {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                    let answer: Bool? = state.withLock { state in
+                        if state.text.range(of: text) != nil { return true }
+                        if state.isEnded { return false }
+                        state.waiters.append((text, continuation))
+                        return nil
+                    }
+                    if let answer { continuation.resume(returning: answer) }
+                }
+            }
+            // Past the margin, the waiter is released as if the pipe had ended. Nothing is ordered
+            // by this: the line is awaited as it arrives, and this only bounds a missing one.
+            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                let late = state.withLock { state in Self.take(from: &state) { $0 == text } }
+                for continuation in late { continuation.resume(returning: false) }
+            }
+            return await waiter.value
         }
 
         /// Everything, once the pipe has ended (blocks until then).
         func all() -> Data {
             ended.wait()
             ended.signal()
-            return text.withLock { $0 }
+            return state.withLock { $0.text }
         }
     }
 

@@ -45,22 +45,6 @@ struct LibraryDatabaseTests {
         }
     }
 
-    /// Asks `service` for `path` until `done` holds for the answer, for at most `limit`.
-    static func waitFor(
-        _ path: String,
-        on service: URL,
-        with client: HTTPClient,
-        limit: Duration = .seconds(30),
-        until done: (RawResponse) -> Bool
-    ) async throws -> RawResponse {
-        let deadline = ContinuousClock.now + limit
-        while true {
-            let response = try await get(path, from: service, with: client)
-            if done(response) || ContinuousClock.now > deadline { return response }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
     @Test func importsChecksAndServesTheSameAnswersFromEveryReplica() async throws {
         try await PostgresTestServer.withSharedServer { postgres in
             let database = try await postgres.createDatabase()
@@ -87,13 +71,15 @@ struct LibraryDatabaseTests {
                 try await CourierService.start(["--database", database, "--database-timeout", "60"]),
             ]
             try await Self.withClient { client in
-                // Each replica listens for changes once its health shows the data's version.
+                // Each replica says when it listens for changes: from then on a change reaches it.
+                var versions: [Int] = []
                 for replica in replicas {
-                    let ready = try await Self.waitFor("/health", on: replica.url, with: client) {
-                        String(decoding: $0.body, as: UTF8.self).contains(#""version":"#)
-                    }
-                    #expect(String(decoding: ready.body, as: UTF8.self).contains(#""version":"#))
+                    #expect(await replica.waitForLog("The library's data is at version "))
+                    let health = try await Self.get("/health", from: replica.url, with: client)
+                    versions.append(try #require(try JSONDecoder().decode(Health.self, from: health.body).version))
                 }
+                #expect(versions[0] == versions[1])
+                let version = versions[0]
                 var answers: [(String, String?, String?)] = []
                 for replica in replicas {
                     let response = try await Self.get("/catalog?q=&limit=2", from: replica.url, with: client)
@@ -127,9 +113,10 @@ struct LibraryDatabaseTests {
                 )
                 #expect(added.status == 0, "\(added.stderr)")
                 for replica in replicas {
-                    let after = try await Self.waitFor("/catalog?q=&limit=2", on: replica.url, with: client) {
-                        $0.head.headerFields[HTTPField.Name("X-Total-Count")!] == "4"
-                    }
+                    // One INSERT: one new version, which the replica logs once it has it.
+                    #expect(await replica.waitForLog("The library's data is at version \(version + 1)."))
+                    let after = try await Self.get("/catalog?q=&limit=2", from: replica.url, with: client)
+                    #expect(after.head.headerFields[HTTPField.Name("X-Total-Count")!] == "4")
                     #expect(after.head.headerFields[.eTag] != answers[0].1)
                     #expect(
                         String(decoding: after.body, as: UTF8.self).contains(
@@ -150,9 +137,9 @@ struct LibraryDatabaseTests {
                 )
                 #expect(changed.status == 0, "\(changed.stderr)")
                 #expect(changed.stdout == "2 Quai Saint-Vincent, Lyon: open 7am–9pm.\n")
-                let lyon = try await Self.waitFor("/locations?country=france", on: replicas[1].url, with: client) {
-                    String(decoding: $0.body, as: UTF8.self).contains("7am–9pm")
-                }
+                #expect(await replicas[1].waitForLog("The library's data is at version \(version + 2)."))
+                let lyon = try await Self.get("/locations?country=france", from: replicas[1].url, with: client)
+                #expect(String(decoding: lyon.body, as: UTF8.self).contains("7am–9pm"))
                 #expect(String(decoding: lyon.body, as: UTF8.self).contains(#""city":"Lyon","#))
 
                 // Both replicas have seen the same changes: the same version.
@@ -268,7 +255,7 @@ struct LibraryDatabaseTests {
     @Test func aReplicaAnswers503WhileTheDatabaseIsDownAndRecoversByItself() async throws {
         try await Self.withImportedDatabase(ownServer: true) { postgres, database in
             let replica = try await CourierService.start([
-                "--database", database, "--log-level", "warning", "--database-timeout", "60",
+                "--database", database, "--database-timeout", "60",
             ])
             try await Self.withClient { client in
                 #expect(try await Self.get("/catalog?q=mid", from: replica.url, with: client).status == 200)
@@ -290,7 +277,9 @@ struct LibraryDatabaseTests {
                 var seen = Set<Int>()
                 var loadAnswers = statuses.makeAsyncIterator()
                 try await postgres.halt()
-                let down = try await Self.waitFor("/catalog?q=the", on: replica.url, with: client) { $0.status == 503 }
+                // The replica says when it finds the database gone; searches answer 503 from then on.
+                #expect(await replica.waitForLog("The library database cannot be reached"))
+                let down = try await Self.get("/catalog?q=the", from: replica.url, with: client)
                 #expect(down.status == 503)
                 #expect(down.head.headerFields[.contentType] == "application/problem+json")
                 #expect(down.head.headerFields[.retryAfter] == "1")
@@ -308,7 +297,8 @@ struct LibraryDatabaseTests {
                     if status == 503 { break }
                 }
                 try await postgres.resume()
-                let up = try await Self.waitFor("/catalog?q=the", on: replica.url, with: client) { $0.status == 200 }
+                #expect(await replica.waitForLog("The library database can be reached again."))
+                let up = try await Self.get("/catalog?q=the", from: replica.url, with: client)
                 #expect(up.status == 200)
                 #expect(
                     String(decoding: up.body, as: UTF8.self)
@@ -332,6 +322,7 @@ struct LibraryDatabaseTests {
             let stopped = await replica.stop()
             #expect(stopped.status == 0, "\(stopped.stderr)")
             #expect(stopped.stderr.contains("Lost the library database's notifications"))
+            #expect(stopped.stderr.contains("The library database can be reached again."))
         }
     }
 }
