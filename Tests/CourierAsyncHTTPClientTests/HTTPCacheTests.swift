@@ -24,6 +24,7 @@ struct HTTPCacheTests {
         let server: TestServer
         let client: HTTPClient
         let clock: TestClock
+        let cache: HTTPCache
 
         func get(
             _ path: String,
@@ -61,7 +62,13 @@ struct HTTPCacheTests {
                 transport: transport,
                 configuration: .init(middleware: [Caching(cache, now: { clock.now })])
             )
-            try await body(Harness(server: server, client: client, clock: clock))
+            do {
+                try await body(Harness(server: server, client: client, clock: clock, cache: cache))
+            } catch {
+                await cache.shutdown()
+                throw error
+            }
+            await cache.shutdown()
         }
     }
 

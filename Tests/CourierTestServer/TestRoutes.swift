@@ -134,10 +134,16 @@ enum TestRoutes {
 
     /// A response whose caching header fields come from the query: `cc` (Cache-Control), `etag`,
     /// `lm` (Last-Modified, seconds before the server process started), `expires` (seconds from now; `expires_raw` verbatim),
-    /// `date` (Date, seconds from now), `age` (on full responses only, as an origin sends it),
+    /// `date` (Date, seconds from now; `date_raw` verbatim), `age` (on full responses only, as an origin sends it),
     /// `fail_after` (answer 503 "down" once `<key>` has been hit that many times), `vary`, `status`, `location`, `content_location`,
     /// `bare304` (304s without ETag or Last-Modified, as many servers send them), `set_cookie`,
-    /// `echo_vary=no` (a body without the `vary` fields' values).
+    /// `echo_vary=no` (a body without the `vary` fields' values), `extra` (`Name: value`, one more
+    /// field line each time it is given), `change_after` (from that hit on, the entity tag is
+    /// `"changed"` and the bytes shift by one), `bytes` (a body of that many
+    /// bytes that answers `Range`: see ``bytes(_:shift:request:headers:)``), `shift`.
+    /// Each request's `Range` and `Cache-Control` are recorded as queries of the routes
+    /// `range:<key>` and `cc:<key>` ("-" when absent). Holding `cacheable:<key>` holds the
+    /// second and later requests for the key until it is released.
     /// The body, `<key> #<hit>` plus the values of the `vary` fields, tells a test whether the
     /// origin answered. `If-None-Match` naming the tag, or `If-Modified-Since` not before `lm`,
     /// gets a 304 (counted under `<key>:304`).
@@ -155,6 +161,11 @@ enum TestRoutes {
         let key = context.parameters.get("key") ?? ""
         let query = request.uri.queryParameters
         let hit = await events.hit(key)
+        await events.record(query: request.headers[.range] ?? "-", for: "range:\(key)")
+        await events.record(query: request.headers[.cacheControl] ?? "-", for: "cc:\(key)")
+        if hit > 1, await events.isHeld("cacheable:\(key)") {
+            await events.waitForRelease("cacheable:\(key)")
+        }
         let now = Date()
         var headers = HTTPFields()
         func set(_ name: HTTPField.Name, _ value: String?) {
@@ -165,16 +176,25 @@ enum TestRoutes {
         }
         set(.cacheControl, query.get("cc"))
         set(.eTag, query.get("etag"))
+        // `change_after`: the resource changed, with another entity tag and other bytes.
+        let changed = query.get("change_after", as: Int.self).map { hit > $0 } ?? false
+        if changed { headers[.eTag] = "\"changed\"" }
         let lastModified = query.get("lm", as: Int.self).map { epoch.addingTimeInterval(TimeInterval(-$0)) }
         set(.lastModified, lastModified.map(HTTPDateFormat.string))
         set(.expires, query.get("expires_raw") ?? date(query.get("expires", as: Int.self)))
-        set(.date, date(query.get("date", as: Int.self)))
+        set(.date, query.get("date_raw") ?? date(query.get("date", as: Int.self)))
         set(.vary, query.get("vary"))
         set(.location, query.get("location"))
         set(.contentLocation, query.get("content_location"))
         set(.setCookie, query.get("set_cookie"))
+        for extra in query[values: "extra"] {
+            guard let colon = extra.firstIndex(of: ":"), let name = HTTPField.Name(String(extra[..<colon])) else {
+                continue
+            }
+            set(name, extra[extra.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
 
-        let tag = query.get("etag")
+        let tag = headers[.eTag]
         let ifNoneMatch = request.headers[.ifNoneMatch]
         let modifiedSince = request.headers[.ifModifiedSince].flatMap(HTTPDateFormat.date)
         let tagMatches = tag.map { tag in
@@ -203,12 +223,50 @@ enum TestRoutes {
         }
         headers[.contentType] = "text/plain"
         set(.age, query.get("age"))
+        let shift = (query.get("shift", as: Int.self) ?? 0) + (changed ? 1 : 0)
         var status = HTTPResponse.Status(code: query.get("status", as: Int.self) ?? 200)
         if let failAfter = query.get("fail_after", as: Int.self), hit > failAfter {
             status = .serviceUnavailable
             body = "down"
+        } else if let size = query.get("bytes", as: Int.self) {
+            return bytes(size, shift: shift, request: request, headers: headers)
         }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// `/cacheable`'s body with `bytes=N`: N bytes, byte i being (i + shift) % 251, answering
+    /// one range (`a-b`, `a-`, `-n`) with a 206 or a 416 when `If-Range` (absent, the entity
+    /// tag, or the Last-Modified date) holds; several ranges get the whole body.
+    private static func bytes(_ size: Int, shift: Int, request: Request, headers: HTTPFields) -> Response {
+        let all = (0..<size).map { UInt8(($0 + shift) % 251) }
+        var headers = headers
+        headers[.contentType] = "application/octet-stream"
+        headers[.acceptRanges] = "bytes"
+        let ifRange = request.headers[.ifRange]
+        let ifRangeHolds = ifRange == nil || ifRange == headers[.eTag] || ifRange == headers[.lastModified]
+        guard let field = request.headers[.range], field.hasPrefix("bytes="), !field.contains(","), ifRangeHolds,
+            case let bounds = field.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false),
+            bounds.count == 2
+        else {
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: all)))
+        }
+        var range: Range<Int>?
+        if bounds[0].isEmpty, let count = Int(bounds[1]), count > 0, size > 0 {
+            range = max(0, size - count)..<size
+        } else if let first = Int(bounds[0]), first < size {
+            let last = bounds[1].isEmpty ? size - 1 : min(Int(bounds[1]) ?? size - 1, size - 1)
+            range = first..<(last + 1)
+        }
+        guard let range else {
+            headers[.contentRange] = "bytes */\(size)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+        headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
+        return Response(
+            status: .partialContent,
+            headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: all[range]))
+        )
     }
 
     /// A file of `bytes` bytes (byte i is i % 251) with the strong tag `etag` (default
@@ -218,7 +276,7 @@ enum TestRoutes {
     /// after M bytes that time (`drop_until=N`: the first N times); `ranges=no` ignores Range;
     /// `range_shift=K`, `unsolicited_206`, `short_part=K`, `short_body=K` and `content_range=RAW`
     /// answer with parts that do not fit the request.
-    /// Requests are counted under `name`, and `name:range` for a 206.
+    /// `cc` sets Cache-Control. Requests are counted under `name`, and `name:range` for a 206.
     static func file(
         _ request: Request,
         _ context: BasicRequestContext,
@@ -243,6 +301,7 @@ enum TestRoutes {
             _ = await events.hit("\(name):range")
         }
         var headers: HTTPFields = [.contentType: "application/octet-stream", .eTag: tag, .acceptRanges: "bytes"]
+        if let control = query.get("cc") { headers[.cacheControl] = control }
         // Hostile answers: a part that starts elsewhere than asked, a part nobody asked for, a
         // part that stops before the end, a part whose chunked body is shorter than its range.
         let isPart = start > 0 || query.get("unsolicited_206") != nil

@@ -1,5 +1,6 @@
 /// The directives of a message's `Cache-Control` fields (RFC 9111 §5.2), as a private cache
-/// reads them.
+/// reads them. The rule for each value RFC 9111 leaves open, and what browsers do with it, is
+/// in the Caching article's parsing table.
 ///
 /// Parsing follows the field's grammar: directive names are case-insensitive, arguments are
 /// tokens or quoted strings (`no-cache="Set-Cookie, X-Id"` is one directive), several fields
@@ -20,8 +21,14 @@ struct CacheControl: Sendable, Equatable {
     var staleWhileRevalidate: Int?
     /// `stale-if-error` (RFC 5861).
     var staleIfError: Int?
-    /// `no-cache`: a stored response must be validated before each use.
+    /// `no-cache` without field names: a stored response must be validated before each use.
     var noCache = false
+    /// `no-cache="Field, …"` (RFC 9111 §5.2.2.4): the response may be reused, but the named
+    /// header fields (lowercased) only after it has been validated.
+    var noCacheFields: [String] = []
+    /// `private="Field, …"` (§5.2.2.7): the named fields (lowercased) are for this user only.
+    /// A private cache stores them, and reuses them as it does `no-cache` fields.
+    var privateFields: [String] = []
     /// `no-store`: nothing of this exchange may be stored.
     var noStore = false
     /// `private`: for a private cache, the same as no directive.
@@ -65,9 +72,13 @@ struct CacheControl: Sendable, Equatable {
         case "min-fresh": minFresh = deltaSeconds(argument, isFreshness: false)
         case "stale-while-revalidate": staleWhileRevalidate = deltaSeconds(argument, isFreshness: false)
         case "stale-if-error": staleIfError = deltaSeconds(argument, isFreshness: false)
-        case "no-cache": noCache = true
+        case "no-cache":
+            noCacheFields = Self.fieldNames(argument)
+            noCache = noCacheFields.isEmpty
         case "no-store": noStore = true
-        case "private": isPrivate = true
+        case "private":
+            isPrivate = true
+            privateFields = Self.fieldNames(argument)
         case "public": isPublic = true
         case "must-revalidate": mustRevalidate = true
         case "proxy-revalidate": proxyRevalidate = true
@@ -75,6 +86,18 @@ struct CacheControl: Sendable, Equatable {
         case "only-if-cached": onlyIfCached = true
         default: break
         }
+    }
+
+    /// The header fields a stored response may give only once it has been validated: those
+    /// `no-cache` and `private` name.
+    var fieldsWithheldUntilValidated: [String] { noCacheFields + privateFields }
+
+    /// The field names of a directive's argument, lowercased; none for no argument or an
+    /// empty one, which leaves the directive unqualified.
+    private static func fieldNames(_ argument: String?) -> [String] {
+        guard let argument else { return [] }
+        return argument.split(separator: ",").map { String($0).trimmingSpaces().lowercased() }
+            .filter { !$0.isEmpty }
     }
 
     /// `1*DIGIT`, capped at ``maximumDeltaSeconds``; `nil` (and, for freshness, a note that the

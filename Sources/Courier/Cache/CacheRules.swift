@@ -4,10 +4,11 @@ import HTTPTypes
 /// What a private cache may store and which stored response answers which request
 /// (RFC 9111 §3 and §4.1).
 enum CacheRules {
-    /// Statuses whose responses a cache understands well enough to store (final, and not partial
-    /// content or a bare 304, which only update stored responses).
+    /// Statuses whose responses a cache understands well enough to store: final ones, but not
+    /// a bare 304, which only updates stored responses. A 206 is stored as a part (RFC 9111
+    /// §3.3), and only when its `Content-Range` and validator allow that.
     private static func isStorableStatus(_ code: Int) -> Bool {
-        (200..<600).contains(code) && code != 206 && code != 304
+        (200..<600).contains(code) && code != 304
     }
 
     /// Whether `response` to `request` may be stored (RFC 9111 §3): a GET or HEAD, a final status,

@@ -7,7 +7,7 @@ enum CacheValidation {
     /// framing or the connection, not the resource (RFC 9111 §3.1, §3.2).
     private static let keptFromStored: Set<HTTPField.Name> = [
         .contentLength, .connection, .transferEncoding, .upgrade, .keepAlive, .proxyConnection,
-        .te, .trailer,
+        .te, .trailer, .contentRange,
     ]
 
     /// `If-None-Match` with the stored entity tag and `If-Modified-Since` with its
@@ -71,6 +71,55 @@ enum CacheValidation {
             }
         }
         return updated
+    }
+
+    // MARK: - Strong validators (RFC 9110 §8.8.1, §13.1.5)
+
+    /// The validator that names exactly the stored bytes, for `If-Range`: a strong entity tag,
+    /// else a `Last-Modified` that is strong, else `nil`.
+    static func strongValidator(of stored: HTTPResponse) -> String? {
+        if let tag = stored.headerFields[.eTag], !tag.hasPrefix("W/") { return tag }
+        guard let lastModified = stored.headerFields[.lastModified], hasStrongLastModified(stored) else { return nil }
+        return lastModified
+    }
+
+    /// Whether `new` is the same representation as `stored`, by a strong validator both carry,
+    /// so that their parts may be combined (RFC 9111 §3.4).
+    static func sameRepresentation(_ new: HTTPResponse, _ stored: HTTPResponse) -> Bool {
+        let newTag = new.headerFields[.eTag]
+        let storedTag = stored.headerFields[.eTag]
+        if newTag != nil || storedTag != nil {
+            guard let newTag, !newTag.hasPrefix("W/") else { return false }
+            return newTag == storedTag
+        }
+        guard let lastModified = new.headerFields[.lastModified], hasStrongLastModified(new),
+            let storedLastModified = stored.headerFields[.lastModified]
+        else { return false }
+        return HTTPDate.parse(lastModified) == HTTPDate.parse(storedLastModified)
+    }
+
+    /// Whether the request's `If-Range` (RFC 9110 §13.1.5) holds for `stored`: an entity tag
+    /// equal to its strong tag, or a date equal to its `Last-Modified` where that is strong.
+    /// A request without `If-Range` holds.
+    static func ifRangeHolds(in request: HTTPRequest, for stored: HTTPResponse) -> Bool {
+        guard let value = request.headerFields[.ifRange]?.trimmingCharacters(in: .whitespaces) else { return true }
+        if value.hasPrefix("\"") {
+            guard let tag = stored.headerFields[.eTag], !tag.hasPrefix("W/") else { return false }
+            return tag == value
+        }
+        guard !value.hasPrefix("W/"), let date = HTTPDate.parse(value),
+            let lastModified = stored.headerFields[.lastModified].flatMap(HTTPDate.parse)
+        else { return false }
+        return date == lastModified && hasStrongLastModified(stored)
+    }
+
+    /// A `Last-Modified` is strong for a cache when the response's `Date` is at least a minute
+    /// later (RFC 9110 §8.8.2.2): the representation cannot have changed twice in its second.
+    private static func hasStrongLastModified(_ response: HTTPResponse) -> Bool {
+        guard let lastModified = response.headerFields[.lastModified].flatMap(HTTPDate.parse),
+            let date = response.headerFields[.date].flatMap(HTTPDate.parse)
+        else { return false }
+        return date.timeIntervalSince(lastModified) >= 60
     }
 
     private static func weakTag(_ tag: some StringProtocol) -> Substring {

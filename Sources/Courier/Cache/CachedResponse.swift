@@ -5,8 +5,10 @@ import HTTPTypes
 struct CachedResponse: Sendable, Equatable {
     /// Status and header fields, as last updated.
     var head: HTTPResponse
-    /// The complete body.
+    /// The complete body, or for an incomplete response the stored parts back to back.
     var body: Data
+    /// Which bytes an incomplete response (stored from 206s) holds; `nil` for a complete one.
+    var partial: PartialContent?
     /// The URL it was stored for.
     var url: String
     /// When the request that fetched (or last validated) it was sent.
@@ -48,7 +50,7 @@ struct CachedResponse: Sendable, Equatable {
 extension CachedResponse: Codable {
     /// Everything but the body, which the disk format stores after the JSON as raw bytes.
     private enum CodingKeys: String, CodingKey {
-        case head, url, requestTime, responseTime, selectingValues
+        case head, url, requestTime, responseTime, selectingValues, partial
     }
 
     init(from decoder: any Decoder) throws {
@@ -59,5 +61,6 @@ extension CachedResponse: Codable {
         requestTime = try container.decode(Date.self, forKey: .requestTime)
         responseTime = try container.decode(Date.self, forKey: .responseTime)
         selectingValues = try container.decode([String: String?].self, forKey: .selectingValues)
+        partial = try container.decodeIfPresent(PartialContent.self, forKey: .partial)
     }
 }

@@ -15,10 +15,15 @@ import HTTPTypes
 /// ``PreparedRequest/cachePolicy`` (set with ``Endpoint/usingCachePolicy(_:)``) can reload,
 /// prefer the cache, or stay offline. Put it after ``Retry`` in the middleware list so that
 /// only real network attempts are retried.
+///
+/// Range requests are answered from stored responses, and parts (206) are stored and combined
+/// into complete responses. A response within its `stale-while-revalidate` window is answered
+/// at once while the cache revalidates it in the background; call ``HTTPCache/shutdown()``
+/// before shutting down the transport.
 public struct Caching: Middleware {
     /// The cache it reads and fills.
     public let cache: HTTPCache
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     /// Caches through `cache`.
     public init(_ cache: HTTPCache) {
@@ -34,7 +39,7 @@ public struct Caching: Middleware {
     // MARK: - Middleware
 
     /// Answers from the cache, revalidates, or sends and stores, as the rules allow.
-    public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+    public func send(_ request: PreparedRequest, next: @escaping Next) async throws(RequestError) -> RawResponse {
         let method = request.head.method
         guard method == .get || method == .head else {
             let response = try await next(request)
@@ -52,51 +57,104 @@ public struct Caching: Middleware {
         }
         let key = Self.key(for: request)
         let stored = await cache.variants(forKey: key)
-        let selectedIndex = stored.indices.filter { stored[$0].matches(request.head, secrets: cache.secrets) }
-            .max { stored[$0].responseTime < stored[$1].responseTime }
-        let selected = selectedIndex.map { stored[$0] }
-
-        switch (requestControl.onlyIfCached ? .returnCacheDontLoad : request.cachePolicy, selected) {
-        case (.reloadIgnoringCache, _):
+        let policy = request.cachePolicy
+        let offline = requestControl.onlyIfCached || policy == .returnCacheDontLoad
+        guard let index = selectedIndex(in: stored, for: request) else {
+            if offline { return Self.gatewayTimeout(for: request) }
             return try await fetch(request, key: key, stored: stored, next: next)
-        case (.returnCacheElseLoad, let selected?), (.returnCacheDontLoad, let selected?):
-            let outcome: CacheOutcome = selected.freshness(now: now()).isFresh ? .hit : .stale
-            return answer(selected, outcome: outcome, to: request)
-        case (.returnCacheDontLoad, nil):
-            var response = RawResponse(head: HTTPResponse(status: .gatewayTimeout), url: request.url)
-            response.cacheOutcome = .miss
-            return response
-        case (_, nil):
-            return try await fetch(request, key: key, stored: stored, next: next)
-        case (_, let selected?):
-            if let outcome = usableWithoutValidation(selected, requestControl: requestControl, request: request) {
-                return answer(selected, outcome: outcome, to: request)
-            }
-            // `selected` comes from `selectedIndex`, so both are there.
-            let index = selectedIndex ?? stored.startIndex
-            return try await validate(index, request: request, key: key, stored: stored, next: next)
         }
+        let selected = stored[index]
+        let anyAge = policy == .returnCacheDontLoad || policy == .returnCacheElseLoad
+        if offline {
+            // only-if-cached: a stored response that meets the request's other directives, or a
+            // 504 (RFC 9111 §5.2.1.7); the offline policy takes a stored response of any age.
+            let outcome =
+                anyAge
+                ? outcomeByAge(selected)
+                : usableWithoutValidation(selected, requestControl: requestControl, request: request)
+            guard let outcome, selected.rangeAnswer(for: request.head) != .notStored else {
+                return Self.gatewayTimeout(for: request)
+            }
+            return answer(selected, outcome: outcome, to: request)
+        }
+        if policy == .reloadIgnoringCache { return try await fetch(request, key: key, stored: stored, next: next) }
+        guard selected.rangeAnswer(for: request.head) != .notStored else {
+            return try await complete(index, request: request, key: key, stored: stored, next: next)
+        }
+        if anyAge { return answer(selected, outcome: outcomeByAge(selected), to: request) }
+        if let outcome = usableWithoutValidation(selected, requestControl: requestControl, request: request) {
+            return answer(selected, outcome: outcome, to: request)
+        }
+        if mayRevalidateInBackground(selected, requestControl: requestControl, request: request),
+            revalidateInBackground(request, key: key, next: next)
+        {
+            return answer(selected, outcome: .stale, to: request)
+        }
+        return try await validate(index, request: request, key: key, stored: stored, next: next)
+    }
+
+    /// The stored response that answers `request` by HTTP's rules without asking the origin
+    /// (fresh, or stale within the request's `max-stale`), as a 200 or as a 206 of the range
+    /// asked for; `nil` otherwise. Downloads read the cache this way before they ask the origin.
+    func storedAnswer(for request: PreparedRequest) async -> RawResponse? {
+        let requestControl = CacheControl(request.head.headerFields[values: .cacheControl])
+        guard request.head.method == .get, !requestControl.noStore else { return nil }
+        let stored = await cache.variants(forKey: Self.key(for: request))
+        guard let index = selectedIndex(in: stored, for: request),
+            stored[index].rangeAnswer(for: request.head) != .notStored,
+            let outcome = usableWithoutValidation(stored[index], requestControl: requestControl, request: request)
+        else { return nil }
+        let response = answer(stored[index], outcome: outcome, to: request)
+        return response.status == 200 || response.status == 206 ? response : nil
+    }
+
+    /// The stored variant that answers `request`: of those stored for the same values of the
+    /// fields they vary on, the newest.
+    func selectedIndex(in stored: [CachedResponse], for request: PreparedRequest) -> Int? {
+        stored.indices.filter { stored[$0].matches(request.head, secrets: cache.secrets) }
+            .max { stored[$0].responseTime < stored[$1].responseTime }
     }
 
     // MARK: - Using stored responses
 
+    /// `.hit` while fresh, `.stale` after.
+    private func outcomeByAge(_ stored: CachedResponse) -> CacheOutcome {
+        stored.freshness(now: now()).isFresh ? .hit : .stale
+    }
+
+    /// Whether the request asks for validation whatever the stored response's age: `no-cache`
+    /// (or `Pragma: no-cache` without Cache-Control), or a `max-age` the response is older than,
+    /// or a `min-fresh` it cannot meet.
+    private func requestDemandsValidation(
+        _ stored: CachedResponse,
+        requestControl: CacheControl,
+        request: PreparedRequest
+    ) -> Bool {
+        let pragmaNoCache =
+            request.head.headerFields[.cacheControl] == nil
+            && request.head.headerFields[.pragma]?.lowercased().contains("no-cache") == true
+        if requestControl.noCache || pragmaNoCache { return true }
+        let freshness = stored.freshness(now: now())
+        if let maxAge = requestControl.maxAge, freshness.currentAge > Double(maxAge) { return true }
+        if let minFresh = requestControl.minFresh, freshness.lifetime - freshness.currentAge < Double(minFresh) {
+            return true
+        }
+        return false
+    }
+
     /// `.hit` or `.stale` when `stored` may answer without asking the origin (RFC 9111 §4.2,
     /// §5.2.1), `nil` when it must be validated first.
-    private func usableWithoutValidation(
+    func usableWithoutValidation(
         _ stored: CachedResponse,
         requestControl: CacheControl,
         request: PreparedRequest
     ) -> CacheOutcome? {
         let responseControl = CacheControl(stored.head.headerFields[values: .cacheControl])
-        let pragmaNoCache =
-            request.head.headerFields[.cacheControl] == nil
-            && request.head.headerFields[.pragma]?.lowercased().contains("no-cache") == true
-        if responseControl.noCache || requestControl.noCache || pragmaNoCache { return nil }
-        let freshness = stored.freshness(now: now())
-        if let maxAge = requestControl.maxAge, freshness.currentAge > Double(maxAge) { return nil }
-        if let minFresh = requestControl.minFresh, freshness.lifetime - freshness.currentAge < Double(minFresh) {
+        if responseControl.noCache || requestDemandsValidation(stored, requestControl: requestControl, request: request)
+        {
             return nil
         }
+        let freshness = stored.freshness(now: now())
         if freshness.isFresh { return .hit }
         if !responseControl.mustRevalidate, let maxStale = requestControl.maxStale,
             freshness.staleness <= Double(maxStale)
@@ -106,180 +164,53 @@ public struct Caching: Middleware {
         return nil
     }
 
-    /// The stored response as the answer to `request`: without a body for HEAD, and as a 304
-    /// when the caller's own conditions hold for it (RFC 9111 §4.3.2).
-    private func answer(_ stored: CachedResponse, outcome: CacheOutcome, to request: PreparedRequest) -> RawResponse {
-        var response = stored.response(now: now(), outcome: outcome)
+    /// Whether stale `stored` may answer now while the cache revalidates it: within its
+    /// `stale-while-revalidate` window (RFC 5861 §3), with nothing in the response
+    /// (`no-cache`, `must-revalidate`, `proxy-revalidate`) or the request asking to validate
+    /// first.
+    private func mayRevalidateInBackground(
+        _ stored: CachedResponse,
+        requestControl: CacheControl,
+        request: PreparedRequest
+    ) -> Bool {
+        let control = CacheControl(stored.head.headerFields[values: .cacheControl])
+        guard let window = control.staleWhileRevalidate, !control.noCache, !control.mustRevalidate,
+            !control.proxyRevalidate,
+            !requestDemandsValidation(stored, requestControl: requestControl, request: request)
+        else { return false }
+        return stored.freshness(now: now()).staleness <= Double(window)
+    }
+
+    /// The stored response as the answer to `request`: a 304 when the caller's own conditions
+    /// hold for it (RFC 9111 §4.3.2), without a body for HEAD, and cut to the range a GET asks
+    /// for. The fields `no-cache="…"` and `private="…"` name are left out unless the origin
+    /// has just confirmed the response.
+    func answer(_ stored: CachedResponse, outcome: CacheOutcome, to request: PreparedRequest) -> RawResponse {
+        var response: RawResponse
         if CacheValidation.conditionsHold(in: request.head, for: stored.head) {
+            response = stored.response(now: now(), outcome: outcome)
             response.head.status = .notModified
             response.head.headerFields[.contentLength] = nil
             response.body = Data()
         } else if request.head.method == .head {
+            response = stored.response(now: now(), outcome: outcome)
             response.body = Data()
+        } else {
+            response = stored.response(now: now(), outcome: outcome, answer: stored.rangeAnswer(for: request.head))
+        }
+        if outcome == .hit || outcome == .stale {
+            let control = CacheControl(stored.head.headerFields[values: .cacheControl])
+            for name in control.fieldsWithheldUntilValidated {
+                if let field = HTTPField.Name(name) { response.head.headerFields[field] = nil }
+            }
         }
         return response
     }
 
-    /// Asks the origin whether `stored[selected]` is still current. A 304 answers for the stored
-    /// response whose validators were sent: it is freshened with the 304's fields (RFC 9111
-    /// §4.3.4) — with every other stored response the 304's validator applies to — and returned
-    /// as a 200. Anything else replaces them. Only a caller whose own request was conditional
-    /// receives the 304 itself.
-    private func validate(
-        _ selected: Int,
-        request: PreparedRequest,
-        key: String,
-        stored: [CachedResponse],
-        next: Next
-    ) async throws(RequestError) -> RawResponse {
-        let hasOwnConditions =
-            request.head.headerFields[.ifNoneMatch] != nil || request.head.headerFields[.ifModifiedSince] != nil
-        var conditional = request
-        if !hasOwnConditions {
-            conditional.head.headerFields.append(
-                contentsOf: CacheValidation.conditionalFields(for: stored[selected].head)
-            )
-        }
-        let sentAt = now()
-        let response: RawResponse
-        do {
-            response = try await next(conditional)
-        } catch {
-            if let stale = staleAnswer(stored[selected], for: request, afterFailure: error) { return stale }
-            throw error
-        }
-        let receivedAt = now()
-        if (500..<600).contains(response.status),
-            let stale = staleAnswer(stored[selected], for: request, afterStatus: response.status)
-        {
-            return stale
-        }
-        // A 304 that came through a redirect speaks for another URL than the one stored.
-        if response.status == 304, !hasOwnConditions, response.url != request.url {
-            return try await fetch(request, key: key, stored: stored, next: next)
-        }
-        guard response.status == 304, !hasOwnConditions else {
-            return await remember(
-                response,
-                for: request,
-                key: key,
-                stored: stored,
-                sentAt: sentAt,
-                receivedAt: receivedAt
-            )
-        }
-        // A 304 without a validator of its own is about the response the cache asked about.
-        let carriesValidator =
-            response.head.headerFields[.eTag] != nil || response.head.headerFields[.lastModified] != nil
-        var updated = stored
-        var freshenedSelected = false
-        for index in updated.indices
-        where (index == selected && !carriesValidator)
-            || CacheValidation.notModified(response.head, applies: updated[index].head)
-        {
-            updated[index].head = CacheValidation.updating(updated[index].head, with: response.head)
-            updated[index].requestTime = sentAt
-            updated[index].responseTime = receivedAt
-            freshenedSelected = freshenedSelected || index == selected
-        }
-        guard freshenedSelected else {
-            // The 304 names another representation than the one asked about: ask once more,
-            // without conditions.
-            return try await fetch(request, key: key, stored: stored, next: next)
-        }
-        if !CacheControl(response.head.headerFields[values: .cacheControl]).noStore {
-            await cache.store(updated, forKey: key)
-        }
-        return answer(updated[selected], outcome: .revalidated, to: request)
-    }
-
-    // MARK: - Serving stale on errors
-
-    /// The stale stored response in place of a failed request, where that is allowed (RFC 9111
-    /// §4.2.4): the origin could not be reached, and nothing in the stored response
-    /// (`must-revalidate`, `proxy-revalidate`, `no-cache`, `s-maxage`) or the request
-    /// (`no-cache`) forbids it.
-    private func staleAnswer(
-        _ stored: CachedResponse,
-        for request: PreparedRequest,
-        afterFailure error: RequestError
-    ) -> RawResponse? {
-        switch error.transportFailure?.kind {
-        case .connectionRefused?, .connectionLost?, .timedOut?, .hostNotFound?:
-            return staleAllowed(stored, for: request, window: nil) ? staleAnswer(stored, request) : nil
-        default:
-            return nil
-        }
-    }
-
-    /// The stale stored response in place of a 5xx answer, when `stale-if-error` (RFC 5861) in
-    /// the stored response or the request allows its staleness.
-    private func staleAnswer(
-        _ stored: CachedResponse,
-        for request: PreparedRequest,
-        afterStatus status: Int
-    ) -> RawResponse? {
-        let window =
-            CacheControl(request.head.headerFields[values: .cacheControl]).staleIfError
-            ?? CacheControl(stored.head.headerFields[values: .cacheControl]).staleIfError
-        guard let window, staleAllowed(stored, for: request, window: window) else { return nil }
-        return staleAnswer(stored, request)
-    }
-
-    private func staleAllowed(_ stored: CachedResponse, for request: PreparedRequest, window: Int?) -> Bool {
-        let control = CacheControl(stored.head.headerFields[values: .cacheControl])
-        if control.mustRevalidate || control.proxyRevalidate || control.noCache || control.sharedMaxAge != nil {
-            return false
-        }
-        if CacheControl(request.head.headerFields[values: .cacheControl]).noCache { return false }
-        guard let window else { return true }
-        return stored.freshness(now: now()).staleness <= Double(window)
-    }
-
-    private func staleAnswer(_ stored: CachedResponse, _ request: PreparedRequest) -> RawResponse {
-        answer(stored, outcome: .stale, to: request)
-    }
-
-    // MARK: - Filling
-
-    /// Sends `request` and stores the response if it may be stored.
-    private func fetch(
-        _ request: PreparedRequest,
-        key: String,
-        stored: [CachedResponse],
-        next: Next
-    ) async throws(RequestError) -> RawResponse {
-        let sentAt = now()
-        let response = try await next(request)
-        return await remember(response, for: request, key: key, stored: stored, sentAt: sentAt, receivedAt: now())
-    }
-
-    private func remember(
-        _ response: RawResponse,
-        for request: PreparedRequest,
-        key: String,
-        stored: [CachedResponse],
-        sentAt: Date,
-        receivedAt: Date
-    ) async -> RawResponse {
-        var response = response
+    /// What an offline request gets when nothing stored can answer it.
+    private static func gatewayTimeout(for request: PreparedRequest) -> RawResponse {
+        var response = RawResponse(head: HTTPResponse(status: .gatewayTimeout), url: request.url)
         response.cacheOutcome = .miss
-        // A response that arrived through redirects belongs to another URL.
-        guard request.head.method == .get, response.url == request.url,
-            CacheRules.isStorable(request: request.head, response: response.head),
-            let names = CacheRules.varyingFieldNames(of: response.head)
-        else { return response }
-        let entry = CachedResponse(
-            head: response.head,
-            body: response.body,
-            url: response.url,
-            requestTime: sentAt,
-            responseTime: receivedAt,
-            selectingValues: cache.secrets.selectingValues(for: names, in: request.head)
-        )
-        var variants = stored.filter { !$0.matches(request.head, secrets: cache.secrets) }
-        variants.append(entry)
-        await cache.store(variants, forKey: key)
         return response
     }
 

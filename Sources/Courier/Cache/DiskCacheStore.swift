@@ -229,7 +229,9 @@ actor DiskCacheStore {
         else { return nil }
         var variants = metadata.responses
         for index in variants.indices {
-            guard let body = take(metadata.bodyLengths[index], from: content, at: &offset) else { return nil }
+            guard let body = take(metadata.bodyLengths[index], from: content, at: &offset),
+                variants[index].partial?.isConsistent(bodyCount: body.count) ?? true
+            else { return nil }
             variants[index].body = Data(body)
         }
         return offset == content.endIndex ? variants : nil

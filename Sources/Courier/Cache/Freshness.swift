@@ -30,7 +30,7 @@ struct Freshness: Sendable, Equatable {
         // Age (§4.2.3): the larger of what the clocks say and what the Age field says, plus
         // the time the request was on the way and the time the response has been stored.
         let apparentAge = max(0, responseTime.timeIntervalSince(date))
-        let ageValue = fields[.age].flatMap(Self.deltaSeconds) ?? 0
+        let ageValue = Self.firstMember(of: fields[values: .age]).flatMap(Self.deltaSeconds) ?? 0
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
         currentAge = correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
@@ -41,9 +41,10 @@ struct Freshness: Sendable, Equatable {
             lifetime = 0
         } else if let maxAge = control.maxAge {
             lifetime = Double(maxAge)
-        } else if case let expiresValues = fields[values: .expires], !expiresValues.isEmpty {
-            // An Expires that is not one valid date ("0", two fields) means already expired.
-            let expires = expiresValues.count == 1 ? HTTPDate.parse(expiresValues[0]) : nil
+        } else if let expiresValue = fields[values: .expires].first {
+            // An Expires that is not a valid date ("0") means already expired; of several
+            // Expires lines the first counts, as in Chrome and Firefox (RFC 9111 §4.2.1).
+            let expires = HTTPDate.parse(expiresValue)
             lifetime = expires.map { max(0, $0.timeIntervalSince(date)) } ?? 0
         } else if let lastModified = fields[.lastModified].flatMap(HTTPDate.parse),
             Self.heuristicallyCacheableStatuses.contains(response.status.code) || control.isPublic
@@ -54,8 +55,14 @@ struct Freshness: Sendable, Equatable {
         }
     }
 
+    /// The first member of a field that should be a singleton: its first line, up to a comma
+    /// (RFC 9111 §5.1 for `Age`).
+    private static func firstMember(of lines: [String]) -> Substring? {
+        lines.first.map { $0.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)[0] }
+    }
+
     /// A non-negative whole number of seconds, capped as delta-seconds are.
-    private static func deltaSeconds(_ text: String) -> Double? {
+    private static func deltaSeconds(_ text: Substring) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return nil

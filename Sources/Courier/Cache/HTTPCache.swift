@@ -20,6 +20,8 @@ public final class HTTPCache: Sendable {
     private let disk: DiskCacheStore?
     /// Hashes the credentials that select entries, so that no file holds them.
     let secrets: CacheSecrets
+    /// The revalidations under way after stale responses were used (`stale-while-revalidate`).
+    let revalidations = BackgroundRevalidations()
 
     /// Creates a cache.
     ///
@@ -59,6 +61,29 @@ public final class HTTPCache: Sendable {
     public func removeAll() async {
         memory.withLock { $0.removeAll() }
         await disk?.removeAll()
+    }
+
+    // MARK: - Background revalidation
+
+    /// Waits until the revalidations under way in the background have ended.
+    ///
+    /// A response within its `stale-while-revalidate` window is answered at once and
+    /// revalidated by a task the cache owns, at most one per URL. A program about to exit
+    /// calls this so that the next run finds the response fresh.
+    public func waitForRevalidations() async {
+        await revalidations.waitUntilIdle()
+    }
+
+    /// Cancels the revalidations under way in the background and waits for them to end. From
+    /// then on, a stale response is revalidated before it is used. Call it before shutting
+    /// down the transport of the clients that use this cache.
+    ///
+    /// ```swift
+    /// await cache.shutdown()
+    /// try await transport.shutdown()
+    /// ```
+    public func shutdown() async {
+        await revalidations.shutdown()
     }
 
     // MARK: - Storage
