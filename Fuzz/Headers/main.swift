@@ -1,6 +1,7 @@
 // libFuzzer harness: the header parsers of Sources/Courier — Cache-Control
-// (Cache/CacheControl.swift), Retry-After and HTTP dates (Errors/RetryAfter.swift), media types
-// (Endpoint/MediaType.swift), Content-Range (Download/DownloadWriter.swift), and redaction of
+// (Cache/CacheControl.swift), Retry-After (Errors/RetryAfter.swift) and HTTP dates
+// (Cache/HTTPDate.swift), media types (Endpoint/MediaType.swift), Content-Range and Range
+// (Ranges/) with the parts a cache joins (Cache/PartialContent.swift), and redaction of
 // header values and bodies (Security/Redaction*.swift), which reads responses as they come.
 //
 // Built into the Courier module's own sources (internal types are reachable); HTTPTypes and
@@ -32,6 +33,28 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     // Content-Range.
     if let range = ContentRange(value) {
         precondition(range.first <= range.last, "a range that ends before it starts")
+    }
+
+    // Range, against a few lengths, and the parts a cache would store for it.
+    if let ranges = ByteRangeRequest(value) {
+        for length in [0, 1, 1000, Int.max] {
+            if case .bytes(let bytes) = ranges.selection(length: length) {
+                precondition(bytes.lowerBound >= 0 && bytes.upperBound <= length && !bytes.isEmpty, "a range outside")
+            }
+        }
+        if var parts = PartialContent(part: 10..<20, completeLength: 1000) {
+            var body = Data(count: 10)
+            for spec in ranges.specs.prefix(64) {
+                if case .span(let first, let last) = spec, first < 1000 {
+                    let end = min(last ?? 999, 999) + 1
+                    if let merged = parts.merging(Data(count: end - first), at: first, body: body) {
+                        (parts, body) = merged
+                    }
+                }
+            }
+            precondition(parts.isConsistent(bodyCount: body.count), "merged parts that do not add up")
+            if let missing = parts.missing(in: 0..<1000) { precondition(!parts.covers(missing), "missing but covered") }
+        }
     }
     // Redaction: what it leaves is what it was given, secrets aside; it never grows a body
     // by more than the placeholders it writes.

@@ -113,7 +113,15 @@ struct AppCommand: AsyncParsableCommand {
                     tmdbURL: tmdbURL,
                     credentials: credentials
                 )
-                try await serveApp(services, logger: logger)
+                // The artwork cache's background revalidations end before the transport does.
+                let caches = services.artwork.client.configuration.middleware.compactMap { ($0 as? Caching)?.cache }
+                do {
+                    try await serveApp(services, logger: logger)
+                } catch {
+                    for cache in caches { await cache.shutdown() }
+                    throw error
+                }
+                for cache in caches { await cache.shutdown() }
             }
             if let libraryURL {
                 try await serve(libraryURL)

@@ -162,6 +162,11 @@ struct Get: AsyncParsableCommand {
     /// saves what `recorder` recorded, whatever the outcome.
     private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient, _ recorder: CassetteRecorder?) async throws {
         try await recording.recording(recorder) { try await run(endpoint, with: client) }
+        // A stale answer's revalidation (stale-while-revalidate) ends before the program does,
+        // within --timeout, so that the next run finds the response fresh.
+        for case let caching as Caching in client.configuration.middleware {
+            await caching.cache.waitForRevalidations()
+        }
     }
 
     private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws {

@@ -188,9 +188,10 @@ struct StoreCommand: AsyncParsableCommand {
         middleware: [any Middleware]
     ) async throws {
         let pipeline: ImagePipeline
+        let cache: HTTPCache
         do {
             let logger = Terminal.logger(label: "courier.cache", level: .warning)
-            let cache = try HTTPCache(memoryCapacity: 0, directory: cacheDirectory, logger: logger)
+            cache = try HTTPCache(memoryCapacity: 0, directory: cacheDirectory, logger: logger)
             let client = HTTPClient(
                 transport: transport,
                 configuration: .init(securityPolicy: security.policy, middleware: middleware + [Caching(cache)])
@@ -212,6 +213,7 @@ struct StoreCommand: AsyncParsableCommand {
             throw CommandFailure(error.description, status: .usage)
         }
         bar.finish()
+        await cache.waitForRevalidations()
         var report = "Artwork in \(directory.path): \(summary.downloaded) downloaded, \(summary.cached) cached, "
         report += "\(summary.failures.count) failed"
         report += summary.withoutArtwork > 0 ? ", \(summary.withoutArtwork) without artwork." : "."

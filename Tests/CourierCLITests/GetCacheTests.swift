@@ -24,6 +24,48 @@ struct GetCacheTests {
         }
     }
 
+    /// A stale response within its stale-while-revalidate window is printed at once, and the
+    /// command revalidates it before it exits: the next run finds it fresh.
+    @Test func aStaleWhileRevalidateAnswerIsRevalidatedBeforeTheCommandExits() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-cache-\(UUID().uuidString)"
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.withRunning { server in
+            // Stale on arrival (Age 1200, max-age 600); the 304 carries no Age.
+            let query = "cc=max-age%3D600%2C%20stale-while-revalidate%3D6000&etag=%22c%22&age=1200"
+            let url = server.url("/cacheable/cliswr?\(query)").absoluteString
+            _ = try await Courier.run("get", url, "--cache", directory.path)
+            let stale = try await Courier.run("get", url, "--cache", directory.path, "--verbose")
+            #expect(stale.stdout == "cliswr #1")
+            #expect(stale.stderr.contains("bytes, cache STALE)"))
+            #expect(await server.events.hitCount("cliswr:304") == 1, "revalidated before the command exited")
+            let fresh = try await Courier.run("get", url, "--cache", directory.path, "--verbose")
+            #expect(fresh.stderr.contains("bytes, cache HIT)"))
+            #expect(await server.events.hitCount("cliswr") == 2)
+        }
+    }
+
+    /// A range is answered from the stored response.
+    @Test func aRangeIsAnsweredFromTheCacheDirectory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-cache-\(UUID().uuidString)"
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.withRunning { server in
+            let url = server.url("/cacheable/clirange?cc=max-age%3D600&etag=%22r%22").absoluteString
+            _ = try await Courier.run("get", url, "--cache", directory.path)
+            let part = try await Courier.run(
+                "get", url, "--cache", directory.path, "-H", "Range: bytes=-2", "--include", "--verbose"
+            )
+            #expect(part.stdout.hasPrefix("HTTP 206 "))
+            #expect(part.stdout.lowercased().contains("content-range: bytes 9-10/11"))  // of "clirange #1"
+            #expect(part.stdout.hasSuffix("\n\n#1"))
+            #expect(part.stderr.contains("cache HIT"))
+            #expect(await server.events.hitCount("clirange") == 1)
+        }
+    }
+
     @Test func offlineWithoutAStoredResponseSaysSo() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "courier-cache-\(UUID().uuidString)"

@@ -238,7 +238,9 @@ enum TestRoutes {
     /// one range (`a-b`, `a-`, `-n`) with a 206 or a 416 when `If-Range` (absent, the entity
     /// tag, or the Last-Modified date) holds; several ranges get the whole body.
     private static func bytes(_ size: Int, shift: Int, request: Request, headers: HTTPFields) -> Response {
-        let all = (0..<size).map { UInt8(($0 + shift) % 251) }
+        func body(_ range: Range<Int>) -> ResponseBody {
+            .init(byteBuffer: ByteBuffer(bytes: range.lazy.map { UInt8(($0 + shift) % 251) }))
+        }
         var headers = headers
         headers[.contentType] = "application/octet-stream"
         headers[.acceptRanges] = "bytes"
@@ -248,7 +250,7 @@ enum TestRoutes {
             case let bounds = field.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false),
             bounds.count == 2
         else {
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: all)))
+            return Response(status: .ok, headers: headers, body: body(0..<size))
         }
         var range: Range<Int>?
         if bounds[0].isEmpty, let count = Int(bounds[1]), count > 0, size > 0 {
@@ -262,11 +264,7 @@ enum TestRoutes {
             return Response(status: .rangeNotSatisfiable, headers: headers)
         }
         headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
-        return Response(
-            status: .partialContent,
-            headers: headers,
-            body: .init(byteBuffer: ByteBuffer(bytes: all[range]))
-        )
+        return Response(status: .partialContent, headers: headers, body: body(range))
     }
 
     /// A file of `bytes` bytes (byte i is i % 251) with the strong tag `etag` (default
