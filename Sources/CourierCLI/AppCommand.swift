@@ -114,14 +114,13 @@ struct AppCommand: AsyncParsableCommand {
                     credentials: credentials
                 )
                 // The artwork cache's background revalidations end before the transport does.
-                let caches = services.artwork.client.configuration.middleware.compactMap { ($0 as? Caching)?.cache }
                 do {
                     try await serveApp(services, logger: logger)
                 } catch {
-                    for cache in caches { await cache.shutdown() }
+                    await services.artwork.shutdown()
                     throw error
                 }
-                for cache in caches { await cache.shutdown() }
+                await services.artwork.shutdown()
             }
             if let libraryURL {
                 try await serve(libraryURL)

@@ -161,9 +161,19 @@ struct Get: AsyncParsableCommand {
     /// Sends the endpoint and prints the response, or with `--curl` prints what would be sent;
     /// saves what `recorder` recorded, whatever the outcome.
     private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient, _ recorder: CassetteRecorder?) async throws {
-        try await recording.recording(recorder) { try await run(endpoint, with: client) }
         // A stale answer's revalidation (stale-while-revalidate) ends before the program does,
-        // within --timeout, so that the next run finds the response fresh.
+        // within --timeout, so that the next run finds the response fresh: also when the stale
+        // answer was an error status.
+        do {
+            try await recording.recording(recorder) { try await run(endpoint, with: client) }
+        } catch {
+            await Self.waitForRevalidations(of: client)
+            throw error
+        }
+        await Self.waitForRevalidations(of: client)
+    }
+
+    private static func waitForRevalidations(of client: HTTPClient) async {
         for case let caching as Caching in client.configuration.middleware {
             await caching.cache.waitForRevalidations()
         }

@@ -210,9 +210,11 @@ struct StoreCommand: AsyncParsableCommand {
             }
         } catch {
             bar.finish()
+            await cache.waitForRevalidations()
             throw CommandFailure(error.description, status: .usage)
         }
         bar.finish()
+        // Revalidations of stale artwork (stale-while-revalidate) end before the transport does.
         await cache.waitForRevalidations()
         var report = "Artwork in \(directory.path): \(summary.downloaded) downloaded, \(summary.cached) cached, "
         report += "\(summary.failures.count) failed"

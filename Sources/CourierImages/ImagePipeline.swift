@@ -137,6 +137,14 @@ public final class ImagePipeline: Sendable {
         }
     }
 
+    /// Cancels the background revalidations of its client's HTTP caches (``HTTPCache/shutdown()``).
+    /// Call it before shutting down the transport.
+    public func shutdown() async {
+        for case let caching as Caching in client.configuration.middleware {
+            await caching.cache.shutdown()
+        }
+    }
+
     /// Empties the memory cache; the HTTP cache keeps its responses.
     public func removeAllFromMemory() {
         state.withLock { $0.memory.removeAll() }

@@ -104,7 +104,10 @@ struct HTTPCacheDirectiveTests {
 
     @Test func unqualifiedNoCacheStillValidatesEveryUse() async throws {
         try await HTTPCacheTests.withHarness { harness in
-            for control in ["no-cache", "no-cache=\"\"", "No-Cache, max-age=600"] {
+            // Every occurrence counts: an unqualified no-cache anywhere wins over field names.
+            for control in [
+                "no-cache", "no-cache=\"\"", "No-Cache, max-age=600", "max-age=600, no-cache=\"X-A\", no-cache",
+            ] {
                 let encoded = control.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
                 let key = "unqualified" + control.filter { $0.isLetter || $0.isNumber }
                 let path = "/cacheable/\(key)?cc=\(encoded)&etag=%22u%22"

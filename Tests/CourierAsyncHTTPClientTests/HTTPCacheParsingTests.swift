@@ -6,7 +6,7 @@ import Testing
 
 @testable import Courier
 
-/// The parsing table of the Caching article, row by row against the loopback server: each
+/// The parsing table of the Caching responses article, row by row against the loopback server: each
 /// response carries the fields of a row, and the hit counter shows whether the stored response
 /// was reused. The article's table and this one must list the same cases with the same rule.
 struct HTTPCacheParsingTests {
@@ -96,7 +96,7 @@ struct HTTPCacheParsingTests {
 
     @Test func theArticlesTableListsTheseRowsWithTheirRules() throws {
         let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/Courier/Courier.docc/Caching.md").standardized
+            .appendingPathComponent("../../Sources/Courier/Courier.docc/CachingResponses.md").standardized
         let text = try String(contentsOf: article, encoding: .utf8)
         var documented: [String: String] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("| `") {

@@ -3,6 +3,7 @@ import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
 import HTTPTypes
+import Synchronization
 import Testing
 
 /// Partial content through the cache (RFC 9111 §3.3–3.4, RFC 9110 §14) against the loopback
@@ -150,6 +151,50 @@ struct HTTPCacheRangeTests {
         }
     }
 
+    @Test func a416IsNotStored() async throws {
+        try await HTTPCacheTests.withHarness { harness in
+            let path = "/cacheable/past?\(Self.file)"
+            let past = try await harness.get(path, headers: [.range: "bytes=5000-"])
+            #expect(past.status == 416)
+            let whole = try await harness.get(path)
+            #expect(whole.status == 200)
+            #expect(whole.cacheOutcome == .miss)
+            #expect(await harness.hits("past") == 2)
+        }
+    }
+
+    /// A revalidated part keeps its strong tag when the 304 sends it weak, and is still given
+    /// as the part asked for.
+    @Test func aPartRevalidatedByAWeak304IsStillAPart() async throws {
+        try await HTTPCacheTests.withHarness { harness in
+            let path = "/cacheable/weak304?cc=max-age%3D0&etag=%22v1%22&bytes=1000&weak304=1"
+            _ = try await harness.get(path, headers: [.range: "bytes=0-99"])
+            let part = try await harness.get(path, headers: [.range: "bytes=0-9", .ifRange: "\"v1\""])
+            #expect(part.cacheOutcome == .revalidated)
+            #expect(part.status == 206)
+            #expect(part.head.headerFields[.contentRange] == "bytes 0-9/1000")
+            #expect(part.head.headerFields[.eTag] == "\"v1\"")
+            #expect(part.body == Self.pattern(0..<10))
+            #expect(await harness.hits("weak304:304") == 1)
+        }
+    }
+
+    /// `no-cache="Content-Range, Content-Length"` withholds the origin's fields, not the ones
+    /// the cache writes for its own answer.
+    @Test func withheldFieldsNeverIncludeTheAnswersFraming() async throws {
+        try await HTTPCacheTests.withHarness { harness in
+            let control = "max-age=600, no-cache=\"Content-Range, Content-Length, Age\""
+            let encoded = control.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let path = "/cacheable/framing?cc=\(encoded)&etag=%22f%22&bytes=1000"
+            _ = try await harness.get(path)
+            let part = try await harness.get(path, headers: [.range: "bytes=10-19"])
+            #expect(part.cacheOutcome == .hit)
+            #expect(part.head.headerFields[.contentRange] == "bytes 10-19/1000")
+            #expect(part.head.headerFields[.contentLength] == "10")
+            #expect(part.head.headerFields[.age] != nil)
+        }
+    }
+
     @Test func aHeadRequestIsNeverAnsweredFromAPart() async throws {
         try await HTTPCacheTests.withHarness { harness in
             let path = "/cacheable/headpart?\(Self.file)"
@@ -224,5 +269,51 @@ struct HTTPCacheRangeTests {
                 #expect(await server.events.hitCount("dl") == 3)
             }
         }
+    }
+
+    /// Downloads read the cache by the rules `send` follows: offline, nothing stored is a 504
+    /// and the origin is never asked; middleware before the cache sees cached answers too.
+    @Test func downloadsFollowTheCachesRulesAndTheMiddlewareOrder() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("downloads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.withRunning { server in
+            try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
+                let seen = CountingMiddleware()
+                let client = HTTPClient(
+                    transport: transport,
+                    configuration: .init(middleware: [seen, Caching(try HTTPCache())])
+                )
+                let url = server.url("/file/offline?bytes=1000&cc=max-age%3D600")
+                let endpoint = Endpoint<Data>(url: url)
+                let destination = directory.appendingPathComponent("offline.bin")
+                for offline in [
+                    endpoint.usingCachePolicy(.returnCacheDontLoad),
+                    Endpoint<Data>(url: url, headers: [.cacheControl: "only-if-cached"]),
+                ] {
+                    let error = await #expect(throws: RequestError.self) {
+                        try await client.download(offline, to: destination)
+                    }
+                    #expect(error?.httpFailure?.status == 504)
+                }
+                #expect(await server.events.hitCount("offline") == 0)
+
+                _ = try await client.send(client.prepare(endpoint))
+                #expect(try await client.download(endpoint, to: destination).bytes == 1000)
+                #expect(await server.events.hitCount("offline") == 1)
+                #expect(seen.count == 4, "two offline downloads, a send and a download from the cache")
+            }
+        }
+    }
+}
+
+/// Counts the requests that pass it.
+final class CountingMiddleware: Middleware {
+    private let counter = Mutex(0)
+    var count: Int { counter.withLock { $0 } }
+
+    func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+        counter.withLock { $0 += 1 }
+        return try await next(request)
     }
 }

@@ -78,8 +78,11 @@ struct HTTPCacheStaleTests {
         }
     }
 
+    /// The client has no timeout: only cancelling can end the held revalidation before the
+    /// test releases it. Were it not cancelled, shutting down would wait for the server's hold
+    /// to run out, the 304 would freshen the response, and the last answer would be a HIT.
     @Test func shuttingDownCancelsTheRevalidationAndLaterAnswersWait() async throws {
-        try await HTTPCacheTests.withHarness { harness in
+        try await HTTPCacheTests.withHarness(timeout: nil) { harness in
             let path = "/cacheable/swrdown?\(Self.withinWindow)"
             _ = try await harness.get(path)
             await harness.server.events.hold(["cacheable:swrdown"])
@@ -92,6 +95,18 @@ struct HTTPCacheStaleTests {
             let waited = try await harness.get(path)
             #expect(waited.cacheOutcome == .revalidated)
             #expect(await harness.hits("swrdown") == 3)
+        }
+    }
+
+    @Test func aStaleHeadIsRevalidatedWithAGetThatStoresTheNewResponse() async throws {
+        try await HTTPCacheTests.withHarness { harness in
+            let path = "/cacheable/swrhead?\(Self.withinWindow)&change_after=1"
+            _ = try await harness.get(path)
+            let head = try await harness.get(path, method: .head)
+            #expect(head.cacheOutcome == .stale)
+            await harness.cache.waitForRevalidations()
+            let next = try await harness.get(path)
+            #expect(harness.text(next) == "swrhead #2", "the background GET's 200 replaced the stored response")
         }
     }
 

@@ -41,26 +41,29 @@ struct HTTPCacheTests {
         func hits(_ key: String) async -> Int { await server.events.hitCount(key) }
     }
 
+    /// A harness whose client has `timeout` for each request (`nil`: none).
     static func withHarness(
         cache: HTTPCache? = nil,
+        timeout: Duration? = .seconds(60),
         _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
         let cache = try cache ?? HTTPCache()
         try await TestServer.withRunning { server in
-            try await withHarness(cache: cache, server: server, body)
+            try await withHarness(cache: cache, server: server, timeout: timeout, body)
         }
     }
 
     static func withHarness(
         cache: HTTPCache,
         server: TestServer,
+        timeout: Duration? = .seconds(60),
         _ body: @Sendable (Harness) async throws -> Void
     ) async throws {
         let clock = TestClock()
         try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
             let client = HTTPClient(
                 transport: transport,
-                configuration: .init(middleware: [Caching(cache, now: { clock.now })])
+                configuration: .init(timeout: timeout, middleware: [Caching(cache, now: { clock.now })])
             )
             do {
                 try await body(Harness(server: server, client: client, clock: clock, cache: cache))

@@ -46,6 +46,22 @@ struct GetCacheTests {
         }
     }
 
+    /// A stale error status is revalidated before the command exits, too.
+    @Test func aStaleErrorIsRevalidatedBeforeTheCommandExits() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-cache-\(UUID().uuidString)"
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.withRunning { server in
+            let query = "status=404&cc=max-age%3D600%2C%20stale-while-revalidate%3D6000&etag=%22e%22&age=1200"
+            let url = server.url("/cacheable/cli404?\(query)").absoluteString
+            _ = try await Courier.run("get", url, "--cache", directory.path)
+            let stale = try await Courier.run("get", url, "--cache", directory.path)
+            #expect(stale.status != 0)
+            #expect(await server.events.hitCount("cli404:304") == 1, "revalidated before the command exited")
+        }
+    }
+
     /// A range is answered from the stored response.
     @Test func aRangeIsAnsweredFromTheCacheDirectory() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -56,7 +72,14 @@ struct GetCacheTests {
             let url = server.url("/cacheable/clirange?cc=max-age%3D600&etag=%22r%22").absoluteString
             _ = try await Courier.run("get", url, "--cache", directory.path)
             let part = try await Courier.run(
-                "get", url, "--cache", directory.path, "-H", "Range: bytes=-2", "--include", "--verbose"
+                "get",
+                url,
+                "--cache",
+                directory.path,
+                "-H",
+                "Range: bytes=-2",
+                "--include",
+                "--verbose"
             )
             #expect(part.stdout.hasPrefix("HTTP 206 "))
             #expect(part.stdout.lowercased().contains("content-range: bytes 9-10/11"))  // of "clirange #1"

@@ -136,7 +136,8 @@ enum TestRoutes {
     /// `lm` (Last-Modified, seconds before the server process started), `expires` (seconds from now; `expires_raw` verbatim),
     /// `date` (Date, seconds from now; `date_raw` verbatim), `age` (on full responses only, as an origin sends it),
     /// `fail_after` (answer 503 "down" once `<key>` has been hit that many times), `vary`, `status`, `location`, `content_location`,
-    /// `bare304` (304s without ETag or Last-Modified, as many servers send them), `set_cookie`,
+    /// `bare304` (304s without ETag or Last-Modified, as many servers send them), `weak304` (304s
+    /// with the tag made weak), `set_cookie`,
     /// `echo_vary=no` (a body without the `vary` fields' values), `extra` (`Name: value`, one more
     /// field line each time it is given), `change_after` (from that hit on, the entity tag is
     /// `"changed"` and the bytes shift by one), `bytes` (a body of that many
@@ -209,6 +210,7 @@ enum TestRoutes {
         }
         if request.method == .get || request.method == .head, notModified {
             _ = await events.hit("\(key):304")
+            if query.get("weak304") != nil, let tag, !tag.hasPrefix("W/") { headers[.eTag] = "W/" + tag }
             if query.get("bare304") != nil {
                 // As many servers answer: a 304 without a validator of its own.
                 headers[.eTag] = nil

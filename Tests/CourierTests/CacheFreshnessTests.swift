@@ -41,6 +41,11 @@ struct CacheControlTests {
         #expect(control.fieldsWithheldUntilValidated == ["x-a", "x-b", "x-c"])
         #expect(!control.noCache && control.isPrivate)
         #expect(CacheControl(["no-cache=\"\""]).noCache, "an empty list leaves it unqualified")
+        // Every occurrence counts: names add up, and an unqualified one anywhere wins.
+        #expect(CacheControl(["no-cache=a, no-cache=\"b, a\""]).noCacheFields == ["a", "b"])
+        let both = CacheControl(["no-cache=\"Set-Cookie\"", "no-cache"])
+        #expect(both.noCache && both.noCacheFields.isEmpty)
+        #expect(CacheControl(["no-cache=x"]).hasNoCache, "what a request's no-cache=x means")
         #expect(CacheControl(["private"]).privateFields.isEmpty)
     }
 

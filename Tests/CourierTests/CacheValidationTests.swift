@@ -47,4 +47,35 @@ struct CacheValidationTests {
         #expect(!CacheValidation.notModified(response([]), applies: stored))
         #expect(CacheValidation.notModified(response([]), applies: response([])))
     }
+
+    @Test func aWeak304NeverWeakensTheStoredStrongTag() {
+        let stored = response([(.eTag, "\"v1\""), (.contentRange, "bytes 0-9/100")])
+        let weak = response([(.eTag, "W/\"v1\"")], status: .notModified)
+        #expect(CacheValidation.updating(stored, with: weak).headerFields[.eTag] == "\"v1\"")
+        #expect(CacheValidation.updating(stored, with: weak).headerFields[.contentRange] == "bytes 0-9/100")
+        let storedWeak = response([(.eTag, "W/\"v1\"")])
+        #expect(CacheValidation.updating(storedWeak, with: weak).headerFields[.eTag] == "W/\"v1\"")
+    }
+
+    @Test func strongValidatorsForIfRangeAndJoiningParts() {
+        let date = "Sun, 06 Nov 1994 08:50:37 GMT"
+        let minuteBefore = "Sun, 06 Nov 1994 08:49:37 GMT"
+        let secondBefore = "Sun, 06 Nov 1994 08:50:36 GMT"
+        #expect(CacheValidation.strongValidator(of: response([(.eTag, "\"a\"")])) == "\"a\"")
+        #expect(CacheValidation.strongValidator(of: response([(.eTag, "W/\"a\"")])) == nil)
+        #expect(
+            CacheValidation.strongValidator(of: response([(.date, date), (.lastModified, minuteBefore)]))
+                == minuteBefore
+        )
+        #expect(CacheValidation.strongValidator(of: response([(.date, date), (.lastModified, secondBefore)])) == nil)
+        #expect(CacheValidation.strongValidator(of: response([(.lastModified, minuteBefore)])) == nil)
+
+        let tagged = response([(.eTag, "\"a\"")])
+        #expect(CacheValidation.sameRepresentation(tagged, tagged))
+        #expect(!CacheValidation.sameRepresentation(response([(.eTag, "W/\"a\"")]), response([(.eTag, "W/\"a\"")])))
+        #expect(!CacheValidation.sameRepresentation(tagged, response([(.eTag, "\"b\"")])))
+        let dated = response([(.date, date), (.lastModified, minuteBefore)])
+        #expect(CacheValidation.sameRepresentation(dated, dated))
+        #expect(!CacheValidation.sameRepresentation(dated, tagged))
+    }
 }

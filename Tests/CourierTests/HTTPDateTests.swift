@@ -3,7 +3,7 @@ import Testing
 
 @testable import Courier
 
-/// HTTP-dates as the Caching article's parsing table says: the three forms, the leniency the
+/// HTTP-dates as the parsing table of the Caching responses article says: the three forms, the leniency the
 /// browsers share, and what is not a date.
 struct HTTPDateTests {
     /// 1994-11-06 08:49:37 UTC, RFC 9110's example.
@@ -42,7 +42,7 @@ struct HTTPDateTests {
         "Sun, 06 Nov 1994 1994 08:49:37 GMT",  // a part twice
         "Sun, 06 Nov Dec 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 08:49:37 GMT",
         "Sun, 06 Nov 99999 08:49:37 GMT", "Sun, 00 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 0000 08:49:37 GMT",
-        "Sun, 06 Nov 1994 08:49:37 +9999", "Sun, 06 Nov 1994 08:49:37 GMT+1",
+        "Sun, 06 Nov 1994 08:49:37 +9999", "Sun, 06 Nov 1994 08:49:37 GMT+1", "Sun, 06 Nov 1994 08:49:37 +0100 -0500",
         "Sun, ٠٦ Nov 1994 08:49:37 GMT",  // digits of another script
         String(repeating: "Sun, 06 Nov 1994 08:49:37 GMT ", count: 3),  // longer than any date
     ])
@@ -50,10 +50,15 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse(value, currentYear: 2026) == nil, "\(value)")
     }
 
-    /// RFC 9110 §5.6.7: a two-digit year more than 50 years ahead is in the past century.
-    @Test(arguments: [("50", 2050), ("76", 2076), ("77", 1977), ("94", 1994), ("00", 2000)])
-    func twoDigitYearsAreTheNearestNotTooFarAhead(digits: String, year: Int) throws {
-        let date = try #require(HTTPDate.parse("Sunday, 06-Nov-\(digits) 08:49:37 GMT", currentYear: 2026))
+    /// RFC 9110 §5.6.7: a two-digit year more than 50 years ahead is in the past century, and
+    /// one 50 years or more behind is in the next.
+    @Test(arguments: [
+        (2026, "50", 2050), (2026, "76", 2076), (2026, "77", 1977), (2026, "94", 1994), (2026, "00", 2000),
+        (2080, "10", 2110), (2080, "30", 2130), (2080, "31", 2031), (2080, "99", 2099),
+    ])
+    func twoDigitYearsAreTheNearestNotTooFarAhead(currentYear: Int, digits: String, year: Int) throws {
+        let value = "Sunday, 06-Nov-\(digits) 08:49:37 GMT"
+        let date = try #require(HTTPDate.parse(value, currentYear: currentYear))
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
         #expect(calendar.component(.year, from: date) == year)

@@ -1,6 +1,6 @@
 /// The directives of a message's `Cache-Control` fields (RFC 9111 §5.2), as a private cache
 /// reads them. The rule for each value RFC 9111 leaves open, and what browsers do with it, is
-/// in the Caching article's parsing table.
+/// in the parsing table of the article <doc:CachingResponses>.
 ///
 /// Parsing follows the field's grammar: directive names are case-insensitive, arguments are
 /// tokens or quoted strings (`no-cache="Set-Cookie, X-Id"` is one directive), several fields
@@ -21,7 +21,8 @@ struct CacheControl: Sendable, Equatable {
     var staleWhileRevalidate: Int?
     /// `stale-if-error` (RFC 5861).
     var staleIfError: Int?
-    /// `no-cache` without field names: a stored response must be validated before each use.
+    /// `no-cache` without field names (in any of its occurrences): a stored response must be
+    /// validated before each use.
     var noCache = false
     /// `no-cache="Field, …"` (RFC 9111 §5.2.2.4): the response may be reused, but the named
     /// header fields (lowercased) only after it has been validated.
@@ -55,10 +56,13 @@ struct CacheControl: Sendable, Equatable {
         var seen: Set<String> = []
         for value in values {
             for (name, argument) in Self.directives(in: value) {
-                guard seen.insert(name).inserted else { continue }
+                // no-cache and private only ever add restrictions, so every occurrence counts;
+                // for the others the first wins.
+                guard seen.insert(name).inserted || name == "no-cache" || name == "private" else { continue }
                 apply(name, argument)
             }
         }
+        if noCache { noCacheFields = [] }
     }
 
     /// No directives.
@@ -73,12 +77,13 @@ struct CacheControl: Sendable, Equatable {
         case "stale-while-revalidate": staleWhileRevalidate = deltaSeconds(argument, isFreshness: false)
         case "stale-if-error": staleIfError = deltaSeconds(argument, isFreshness: false)
         case "no-cache":
-            noCacheFields = Self.fieldNames(argument)
-            noCache = noCacheFields.isEmpty
+            let names = Self.fieldNames(argument)
+            noCache = noCache || names.isEmpty
+            noCacheFields += names.filter { !noCacheFields.contains($0) }
         case "no-store": noStore = true
         case "private":
             isPrivate = true
-            privateFields = Self.fieldNames(argument)
+            privateFields += Self.fieldNames(argument).filter { !privateFields.contains($0) }
         case "public": isPublic = true
         case "must-revalidate": mustRevalidate = true
         case "proxy-revalidate": proxyRevalidate = true
@@ -87,6 +92,10 @@ struct CacheControl: Sendable, Equatable {
         default: break
         }
     }
+
+    /// `no-cache` in any form: what a request's `no-cache` means, since field names qualify it
+    /// only in a response.
+    var hasNoCache: Bool { noCache || !noCacheFields.isEmpty }
 
     /// The header fields a stored response may give only once it has been validated: those
     /// `no-cache` and `private` name.

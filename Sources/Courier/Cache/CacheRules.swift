@@ -5,10 +5,11 @@ import HTTPTypes
 /// (RFC 9111 §3 and §4.1).
 enum CacheRules {
     /// Statuses whose responses a cache understands well enough to store: final ones, but not
-    /// a bare 304, which only updates stored responses. A 206 is stored as a part (RFC 9111
-    /// §3.3), and only when its `Content-Range` and validator allow that.
+    /// a bare 304, which only updates stored responses, nor a 416, which answers one range and
+    /// not the URL. A 206 is stored as a part (RFC 9111 §3.3), and only when its
+    /// `Content-Range` and validator allow that.
     private static func isStorableStatus(_ code: Int) -> Bool {
-        (200..<600).contains(code) && code != 304
+        (200..<600).contains(code) && code != 304 && code != 416
     }
 
     /// Whether `response` to `request` may be stored (RFC 9111 §3): a GET or HEAD, a final status,
@@ -30,7 +31,7 @@ enum CacheRules {
             return false
         }
         return responseControl.maxAge != nil || response.headerFields[.expires] != nil || responseControl.isPublic
-            || responseControl.noCache || responseControl.hasInvalidFreshness
+            || responseControl.hasNoCache || responseControl.hasInvalidFreshness
             || Freshness.heuristicallyCacheableStatuses.contains(response.status.code)
     }
 

@@ -60,7 +60,9 @@ enum CacheValidation {
 
     /// The stored response with its header fields freshened from a 304 (§3.2): each field the
     /// 304 carries replaces the stored lines of that name, except framing and connection fields.
-    /// `Age` always comes from the 304: the stored response's age starts again from it.
+    /// `Age` always comes from the 304: the stored response's age starts again from it. A weak
+    /// entity tag in the 304 that names the stored strong one does not replace it: the stored
+    /// bytes are still the ones the strong tag names, and ranges and parts depend on it.
     static func updating(_ stored: HTTPResponse, with notModified: HTTPResponse) -> HTTPResponse {
         var updated = stored
         updated.headerFields[.age] = notModified.headerFields[.age]
@@ -69,6 +71,11 @@ enum CacheValidation {
             if replaced.insert(field.name).inserted {
                 updated.headerFields[values: field.name] = notModified.headerFields[values: field.name]
             }
+        }
+        if let storedTag = stored.headerFields[.eTag], !storedTag.hasPrefix("W/"),
+            let newTag = notModified.headerFields[.eTag], newTag.hasPrefix("W/"), weakTag(newTag) == weakTag(storedTag)
+        {
+            updated.headerFields[.eTag] = storedTag
         }
         return updated
     }

@@ -5,15 +5,10 @@ extension Caching {
     // MARK: - Filling
 
     /// Sends `request` and stores the response if it may be stored.
-    func fetch(
-        _ request: PreparedRequest,
-        key: String,
-        stored: [CachedResponse],
-        next: Next
-    ) async throws(RequestError) -> RawResponse {
+    func fetch(_ request: PreparedRequest, key: String, next: Next) async throws(RequestError) -> RawResponse {
         let sentAt = now()
         let response = try await next(request)
-        return await remember(response, for: request, key: key, stored: stored, sentAt: sentAt, receivedAt: now())
+        return await remember(response, for: request, key: key, sentAt: sentAt, receivedAt: now())
     }
 
     /// The response, marked a miss, after storing it if it may be stored.
@@ -21,25 +16,25 @@ extension Caching {
         _ response: RawResponse,
         for request: PreparedRequest,
         key: String,
-        stored: [CachedResponse],
         sentAt: Date,
         receivedAt: Date
     ) async -> RawResponse {
         var response = response
         response.cacheOutcome = .miss
-        _ = await store(response, for: request, key: key, stored: stored, sentAt: sentAt, receivedAt: receivedAt)
+        _ = await store(response, for: request, key: key, sentAt: sentAt, receivedAt: receivedAt)
         return response
     }
 
     /// Stores `response` as the variant for `request` if it may be stored, a part (206)
-    /// combined with the stored parts of the same representation (RFC 9111 §3.3, §3.4).
+    /// combined with the stored parts of the same representation (RFC 9111 §3.3, §3.4). It reads
+    /// what is stored now, not what was stored when the request was sent: another request may
+    /// have stored a newer response meanwhile.
     ///
     /// - Returns: The entry now stored for the request's variant; `nil` when nothing was stored.
     private func store(
         _ response: RawResponse,
         for request: PreparedRequest,
         key: String,
-        stored: [CachedResponse],
         sentAt: Date,
         receivedAt: Date
     ) async -> CachedResponse? {
@@ -56,6 +51,7 @@ extension Caching {
             responseTime: receivedAt,
             selectingValues: cache.secrets.selectingValues(for: names, in: request.head)
         )
+        let stored = await cache.variants(forKey: key)
         if response.status == 206 {
             let previous = selectedIndex(in: stored, for: request).map { stored[$0] }
             guard let part = Self.part(response, joining: previous) else { return nil }
@@ -128,7 +124,7 @@ extension Caching {
             let validator = CacheValidation.strongValidator(of: selected.head),
             !ownConditions.contains(where: { request.head.headerFields[$0] != nil }),
             let missing = parts.missing(in: Self.wantedBytes(of: request, length: parts.completeLength))
-        else { return try await fetch(request, key: key, stored: stored, next: next) }
+        else { return try await fetch(request, key: key, next: next) }
         var ranged = request
         ranged.head.headerFields[.range] = "bytes=\(missing.lowerBound)-\(missing.upperBound - 1)"
         ranged.head.headerFields[.ifRange] = validator
@@ -136,29 +132,12 @@ extension Caching {
         let response = try await next(ranged)
         let receivedAt = now()
         if response.status == 200 {
-            return await remember(
-                response,
-                for: request,
-                key: key,
-                stored: stored,
-                sentAt: sentAt,
-                receivedAt: receivedAt
-            )
+            return await remember(response, for: request, key: key, sentAt: sentAt, receivedAt: receivedAt)
         }
         guard response.status == 206,
-            let entry = await store(
-                response,
-                for: ranged,
-                key: key,
-                stored: stored,
-                sentAt: sentAt,
-                receivedAt: receivedAt
-            ),
+            let entry = await store(response, for: ranged, key: key, sentAt: sentAt, receivedAt: receivedAt),
             entry.rangeAnswer(for: request.head) != .notStored
-        else {
-            let latest = await cache.variants(forKey: key)
-            return try await fetch(request, key: key, stored: latest, next: next)
-        }
+        else { return try await fetch(request, key: key, next: next) }
         return answer(entry, outcome: .revalidated, to: request)
     }
 

@@ -8,8 +8,7 @@ extension Caching {
     /// response whose validators were sent: it is freshened with the 304's fields (RFC 9111
     /// §4.3.4) — with every other stored response the 304's validator applies to — and returned
     /// as a 200, or cut to the range asked for. Any other answer but a server error replaces
-    /// them. Only a caller whose own request was conditional
-    /// receives the 304 itself.
+    /// them. Only a caller whose own request was conditional receives the 304 itself.
     func validate(
         _ selected: Int,
         request: PreparedRequest,
@@ -44,41 +43,44 @@ extension Caching {
         }
         // A 304 that came through a redirect speaks for another URL than the one stored.
         if response.status == 304, !hasOwnConditions, response.url != request.url {
-            return try await fetch(request, key: key, stored: stored, next: next)
+            return try await fetch(request, key: key, next: next)
         }
         guard response.status == 304, !hasOwnConditions else {
-            return await remember(
-                response,
-                for: request,
-                key: key,
-                stored: stored,
-                sentAt: sentAt,
-                receivedAt: receivedAt
-            )
+            return await remember(response, for: request, key: key, sentAt: sentAt, receivedAt: receivedAt)
         }
         // A 304 without a validator of its own is about the response the cache asked about.
+        let asked = stored[selected]
         let carriesValidator =
             response.head.headerFields[.eTag] != nil || response.head.headerFields[.lastModified] != nil
-        var updated = stored
-        var freshenedSelected = false
-        for index in updated.indices
-        where (index == selected && !carriesValidator)
-            || CacheValidation.notModified(response.head, applies: updated[index].head)
-        {
-            updated[index].head = CacheValidation.updating(updated[index].head, with: response.head)
-            updated[index].requestTime = sentAt
-            updated[index].responseTime = receivedAt
-            freshenedSelected = freshenedSelected || index == selected
-        }
-        guard freshenedSelected else {
+        guard !carriesValidator || CacheValidation.notModified(response.head, applies: asked.head) else {
             // The 304 names another representation than the one asked about: ask once more,
             // without conditions.
-            return try await fetch(request, key: key, stored: stored, next: next)
+            return try await fetch(request, key: key, next: next)
+        }
+        func freshened(_ entry: CachedResponse) -> CachedResponse {
+            var entry = entry
+            entry.head = CacheValidation.updating(entry.head, with: response.head)
+            entry.requestTime = sentAt
+            entry.responseTime = receivedAt
+            return entry
         }
         if !CacheControl(response.head.headerFields[values: .cacheControl]).noStore {
-            await cache.store(updated, forKey: key)
+            // What is stored now, which another request may have changed meanwhile: the
+            // response asked about, if still there, and every other one the 304 applies to.
+            var current = await cache.variants(forKey: key)
+            var changed = false
+            for index in current.indices
+            where current[index] == asked || CacheValidation.notModified(response.head, applies: current[index].head) {
+                current[index] = freshened(current[index])
+                changed = true
+            }
+            if changed { await cache.store(current, forKey: key) }
         }
-        return answer(updated[selected], outcome: .revalidated, to: request)
+        let answered = freshened(asked)
+        guard answered.rangeAnswer(for: request.head) != .notStored else {
+            return try await fetch(request, key: key, next: next)
+        }
+        return answer(answered, outcome: .revalidated, to: request)
     }
 
     // MARK: - Serving stale on errors
@@ -119,7 +121,7 @@ extension Caching {
         if control.mustRevalidate || control.proxyRevalidate || control.noCache || control.sharedMaxAge != nil {
             return false
         }
-        if CacheControl(request.head.headerFields[values: .cacheControl]).noCache { return false }
+        if CacheControl(request.head.headerFields[values: .cacheControl]).hasNoCache { return false }
         guard let window else { return true }
         return stored.freshness(now: now()).staleness <= Double(window)
     }
@@ -131,12 +133,13 @@ extension Caching {
     // MARK: - Revalidating in the background
 
     /// Starts a revalidation of the stored response for `request` that the cache owns (RFC
-    /// 5861 §3), unless one is under way for the URL: the stored response as a whole, without
-    /// the caller's own conditions or range.
+    /// 5861 §3), unless one is under way for the URL: a GET for the stored response as a whole,
+    /// without the caller's own conditions or range, so that a new response replaces it.
     ///
     /// - Returns: `false` when the cache is shut down: the caller then validates first.
     func revalidateInBackground(_ request: PreparedRequest, key: String, next: @escaping Next) -> Bool {
         var background = request
+        background.head.method = .get
         for name: HTTPField.Name in [.ifNoneMatch, .ifModifiedSince, .ifRange, .ifMatch, .ifUnmodifiedSince, .range] {
             background.head.headerFields[name] = nil
         }

@@ -39,7 +39,21 @@ public struct Caching: Middleware {
     // MARK: - Middleware
 
     /// Answers from the cache, revalidates, or sends and stores, as the rules allow.
-    public func send(_ request: PreparedRequest, next: @escaping Next) async throws(RequestError) -> RawResponse {
+    ///
+    /// Called as a client's middleware, it may answer a response in its `stale-while-revalidate`
+    /// window at once and revalidate it in the background. Called from another middleware, whose
+    /// `next` may not outlive the call, it revalidates before it answers.
+    public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+        try await send(request, next: next, background: nil)
+    }
+
+    /// ``send(_:next:)``, with the chain after this middleware as a closure that may outlive the
+    /// call, for revalidating in the background; the client's pipeline passes it.
+    func send(
+        _ request: PreparedRequest,
+        next: Next,
+        background: Next?
+    ) async throws(RequestError) -> RawResponse {
         let method = request.head.method
         guard method == .get || method == .head else {
             let response = try await next(request)
@@ -57,14 +71,65 @@ public struct Caching: Middleware {
         }
         let key = Self.key(for: request)
         let stored = await cache.variants(forKey: key)
+        switch decision(for: request, requestControl: requestControl, stored: stored) {
+        case .answer(let response):
+            return response
+        case .fetch:
+            return try await fetch(request, key: key, next: next)
+        case .complete(let index):
+            return try await complete(index, request: request, key: key, stored: stored, next: next)
+        case .validate(let index, let staleWhileRevalidate):
+            if let background, staleWhileRevalidate, revalidateInBackground(request, key: key, next: background) {
+                return answer(stored[index], outcome: .stale, to: request)
+            }
+            return try await validate(index, request: request, key: key, stored: stored, next: next)
+        }
+    }
+
+    /// What the cache answers `request` with without asking the origin, by the rules
+    /// ``send(_:next:)`` follows: a stored response that may be used as it is (cut to the range
+    /// asked for), a 504 for an offline request with nothing usable stored, or `nil` when the
+    /// origin must be asked. Downloads read the cache this way, where the cache stands in their
+    /// middleware.
+    func storedAnswer(for request: PreparedRequest) async -> RawResponse? {
+        let requestControl = CacheControl(request.head.headerFields[values: .cacheControl])
+        guard request.head.method == .get || request.head.method == .head, !requestControl.noStore else { return nil }
+        let stored = await cache.variants(forKey: Self.key(for: request))
+        guard case .answer(let response) = decision(for: request, requestControl: requestControl, stored: stored) else {
+            return nil
+        }
+        return response
+    }
+
+    /// What a GET or HEAD needs, given what is stored.
+    private enum Decision {
+        /// This answer, without the origin.
+        case answer(RawResponse)
+        /// The origin's answer, stored if it may be.
+        case fetch
+        /// The stored parts at this index, completed from the origin.
+        case complete(Int)
+        /// The stored response at this index, validated first, or (`true`) answered at once
+        /// while the cache revalidates it in the background, where it can.
+        case validate(Int, staleWhileRevalidate: Bool)
+    }
+
+    /// The request's policy and directives (RFC 9111 §4, §5.2.1) applied to what is stored.
+    private func decision(
+        for request: PreparedRequest,
+        requestControl: CacheControl,
+        stored: [CachedResponse]
+    )
+        -> Decision
+    {
         let policy = request.cachePolicy
         let offline = requestControl.onlyIfCached || policy == .returnCacheDontLoad
         guard let index = selectedIndex(in: stored, for: request) else {
-            if offline { return Self.gatewayTimeout(for: request) }
-            return try await fetch(request, key: key, stored: stored, next: next)
+            return offline ? .answer(Self.gatewayTimeout(for: request)) : .fetch
         }
         let selected = stored[index]
         let anyAge = policy == .returnCacheDontLoad || policy == .returnCacheElseLoad
+        let holdsIt = selected.rangeAnswer(for: request.head) != .notStored
         if offline {
             // only-if-cached: a stored response that meets the request's other directives, or a
             // 504 (RFC 9111 §5.2.1.7); the offline policy takes a stored response of any age.
@@ -72,40 +137,17 @@ public struct Caching: Middleware {
                 anyAge
                 ? outcomeByAge(selected)
                 : usableWithoutValidation(selected, requestControl: requestControl, request: request)
-            guard let outcome, selected.rangeAnswer(for: request.head) != .notStored else {
-                return Self.gatewayTimeout(for: request)
-            }
-            return answer(selected, outcome: outcome, to: request)
+            guard let outcome, holdsIt else { return .answer(Self.gatewayTimeout(for: request)) }
+            return .answer(answer(selected, outcome: outcome, to: request))
         }
-        if policy == .reloadIgnoringCache { return try await fetch(request, key: key, stored: stored, next: next) }
-        guard selected.rangeAnswer(for: request.head) != .notStored else {
-            return try await complete(index, request: request, key: key, stored: stored, next: next)
-        }
-        if anyAge { return answer(selected, outcome: outcomeByAge(selected), to: request) }
+        if policy == .reloadIgnoringCache { return .fetch }
+        guard holdsIt else { return .complete(index) }
+        if anyAge { return .answer(answer(selected, outcome: outcomeByAge(selected), to: request)) }
         if let outcome = usableWithoutValidation(selected, requestControl: requestControl, request: request) {
-            return answer(selected, outcome: outcome, to: request)
+            return .answer(answer(selected, outcome: outcome, to: request))
         }
-        if mayRevalidateInBackground(selected, requestControl: requestControl, request: request),
-            revalidateInBackground(request, key: key, next: next)
-        {
-            return answer(selected, outcome: .stale, to: request)
-        }
-        return try await validate(index, request: request, key: key, stored: stored, next: next)
-    }
-
-    /// The stored response that answers `request` by HTTP's rules without asking the origin
-    /// (fresh, or stale within the request's `max-stale`), as a 200 or as a 206 of the range
-    /// asked for; `nil` otherwise. Downloads read the cache this way before they ask the origin.
-    func storedAnswer(for request: PreparedRequest) async -> RawResponse? {
-        let requestControl = CacheControl(request.head.headerFields[values: .cacheControl])
-        guard request.head.method == .get, !requestControl.noStore else { return nil }
-        let stored = await cache.variants(forKey: Self.key(for: request))
-        guard let index = selectedIndex(in: stored, for: request),
-            stored[index].rangeAnswer(for: request.head) != .notStored,
-            let outcome = usableWithoutValidation(stored[index], requestControl: requestControl, request: request)
-        else { return nil }
-        let response = answer(stored[index], outcome: outcome, to: request)
-        return response.status == 200 || response.status == 206 ? response : nil
+        let background = mayRevalidateInBackground(selected, requestControl: requestControl, request: request)
+        return .validate(index, staleWhileRevalidate: background)
     }
 
     /// The stored variant that answers `request`: of those stored for the same values of the
@@ -133,7 +175,7 @@ public struct Caching: Middleware {
         let pragmaNoCache =
             request.head.headerFields[.cacheControl] == nil
             && request.head.headerFields[.pragma]?.lowercased().contains("no-cache") == true
-        if requestControl.noCache || pragmaNoCache { return true }
+        if requestControl.hasNoCache || pragmaNoCache { return true }
         let freshness = stored.freshness(now: now())
         if let maxAge = requestControl.maxAge, freshness.currentAge > Double(maxAge) { return true }
         if let minFresh = requestControl.minFresh, freshness.lifetime - freshness.currentAge < Double(minFresh) {
@@ -174,7 +216,9 @@ public struct Caching: Middleware {
         request: PreparedRequest
     ) -> Bool {
         let control = CacheControl(stored.head.headerFields[values: .cacheControl])
-        guard let window = control.staleWhileRevalidate, !control.noCache, !control.mustRevalidate,
+        // Parts are revalidated as they are completed, with If-Range.
+        guard stored.partial == nil, let window = control.staleWhileRevalidate, !control.noCache,
+            !control.mustRevalidate,
             !control.proxyRevalidate,
             !requestDemandsValidation(stored, requestControl: requestControl, request: request)
         else { return false }
@@ -186,6 +230,13 @@ public struct Caching: Middleware {
     /// for. The fields `no-cache="…"` and `private="…"` name are left out unless the origin
     /// has just confirmed the response.
     func answer(_ stored: CachedResponse, outcome: CacheOutcome, to request: PreparedRequest) -> RawResponse {
+        let range = stored.rangeAnswer(for: request.head)
+        guard range != .notStored else {
+            // Every caller checks that the stored parts hold what the request needs; were one
+            // to forget, no part is ever given as something else.
+            assertionFailure("answered a request from parts that do not hold it")
+            return Self.gatewayTimeout(for: request)
+        }
         var response: RawResponse
         if CacheValidation.conditionsHold(in: request.head, for: stored.head) {
             response = stored.response(now: now(), outcome: outcome)
@@ -196,19 +247,25 @@ public struct Caching: Middleware {
             response = stored.response(now: now(), outcome: outcome)
             response.body = Data()
         } else {
-            response = stored.response(now: now(), outcome: outcome, answer: stored.rangeAnswer(for: request.head))
+            response = stored.response(now: now(), outcome: outcome, answer: range)
         }
         if outcome == .hit || outcome == .stale {
             let control = CacheControl(stored.head.headerFields[values: .cacheControl])
             for name in control.fieldsWithheldUntilValidated {
-                if let field = HTTPField.Name(name) { response.head.headerFields[field] = nil }
+                // The fields the cache writes itself describe its answer, not the origin's.
+                if let field = HTTPField.Name(name), !Self.fieldsOfTheAnswer.contains(field) {
+                    response.head.headerFields[field] = nil
+                }
             }
         }
         return response
     }
 
+    /// Fields the cache sets on each answer, which `no-cache="…"` cannot withhold.
+    private static let fieldsOfTheAnswer: Set<HTTPField.Name> = [.contentRange, .contentLength, .age]
+
     /// What an offline request gets when nothing stored can answer it.
-    private static func gatewayTimeout(for request: PreparedRequest) -> RawResponse {
+    static func gatewayTimeout(for request: PreparedRequest) -> RawResponse {
         var response = RawResponse(head: HTTPResponse(status: .gatewayTimeout), url: request.url)
         response.cacheOutcome = .miss
         return response

@@ -6,9 +6,10 @@ import Foundation
 /// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`) — with the
 /// leniency Chrome, Firefox and Safari share: names in any case, the weekday or comma left out,
 /// several spaces, `dd-Mon-yyyy`, one-digit hours, `UTC` for `GMT`. A numeric zone (`+0200`)
-/// is applied, other zone names count as GMT. A two-digit year is the nearest one not more
-/// than 50 years ahead (RFC 9110). Anything else — a missing part, a part twice, a day the
-/// month does not have, a time out of range — is not a date: `nil`.
+/// is applied; other words of letters (another zone's name) are ignored, so the time counts as
+/// GMT. A two-digit year is the one within 50 years of this year, ahead or behind (RFC 9110).
+/// Anything else — a missing part, a part twice, a day the month does not have, a time out of
+/// range — is not a date: `nil`.
 enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let monthNames = [
@@ -34,7 +35,7 @@ enum HTTPDate {
         var year: Int?
         var twoDigitYear = false
         var time: (hour: Int, minute: Int, second: Int)?
-        var offsetSeconds = 0
+        var offsetSeconds: Int?
         for token in tokens(of: value) {
             if token.contains(":") {
                 guard time == nil, let parsed = clock(token) else { return nil }
@@ -44,6 +45,7 @@ enum HTTPDate {
                 guard digits.count == 4, digits.utf8.allSatisfy(isDigit), let hhmm = Int(digits),
                     hhmm / 100 <= 23, hhmm % 100 <= 59
                 else { return nil }
+                guard offsetSeconds == nil else { return nil }
                 let offset = (hhmm / 100) * 3600 + (hhmm % 100) * 60
                 offsetSeconds = first == UInt8(ascii: "+") ? offset : -offset
             } else if token.utf8.allSatisfy(isDigit) {
@@ -73,11 +75,15 @@ enum HTTPDate {
         guard let day, let month, var year, let time else { return nil }
         if twoDigitYear {
             year += currentYear / 100 * 100
-            if year > currentYear + 50 { year -= 100 }
+            if year > currentYear + 50 {
+                year -= 100
+            } else if year <= currentYear - 50 {
+                year += 100
+            }
         }
         guard (1...9999).contains(year), (1...daysIn(month, year)).contains(day) else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
-        let seconds = days * 86_400 + time.hour * 3600 + time.minute * 60 + time.second - offsetSeconds
+        let seconds = days * 86_400 + time.hour * 3600 + time.minute * 60 + time.second - (offsetSeconds ?? 0)
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 

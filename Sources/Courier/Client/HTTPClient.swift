@@ -98,8 +98,16 @@ public struct HTTPClient: Sendable {
         }
         for middleware in middleware.reversed() {
             let next = pipeline
-            pipeline = { request async throws(RequestError) -> RawResponse in
-                try await middleware.send(request, next: next)
+            if let caching = middleware as? Caching {
+                // The rest of the chain outlives the call: the cache may revalidate with it in
+                // the background.
+                pipeline = { request async throws(RequestError) -> RawResponse in
+                    try await caching.send(request, next: next, background: next)
+                }
+            } else {
+                pipeline = { request async throws(RequestError) -> RawResponse in
+                    try await middleware.send(request, next: next)
+                }
             }
         }
         return pipeline

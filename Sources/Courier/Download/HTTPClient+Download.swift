@@ -17,11 +17,11 @@ extension HTTPClient {
     /// ```
     ///
     /// Redirects, the security policy and middleware apply as for ``send(_:)``, except
-    /// ``Caching``: a download reads its cache but does not fill it. When the cache holds the
-    /// bytes asked for in a response it may use without asking the origin (fresh, the same
-    /// representation), they are written from it — the rest of a resumed download included —
-    /// and nothing is sent. The client's timeout and response size limit do not apply; the
-    /// transport's connection timeouts do.
+    /// ``Caching``: a download reads its cache, by the same rules, but does not fill it. When the
+    /// cache holds the bytes asked for in a response it may use without asking the origin
+    /// (fresh, the same representation), they are written from it — the rest of a resumed
+    /// download included — and nothing is sent. The client's timeout and response size limit do
+    /// not apply; the transport's connection timeouts do.
     ///
     /// - Throws: ``RequestError``, the same cases as ``send(_:)`` for the network and the status,
     ///   and ``RequestError/fileSystem(path:reason:)`` when the file cannot be written.
@@ -49,21 +49,13 @@ extension HTTPClient {
         let pipeline = Self.pipeline(
             to: FileSinkTransport(base: transport, writer: writer),
             configuration: configuration,
-            middleware: configuration.middleware.filter { !($0 is Caching) }
+            middleware: configuration.middleware.map { middleware in
+                (middleware as? Caching).map { CachedDownload(caching: $0, writer: writer) } ?? middleware
+            }
         )
-        let caching =
-            request.cachePolicy == .reloadIgnoringCache
-            ? nil : configuration.middleware.lazy.compactMap { $0 as? Caching }.first
         let response: RawResponse
         do {
-            if let cached = await caching?.storedAnswer(for: request) {
-                writer.beginResponse()
-                try writer.receive(cached.head, Data())
-                try writer.receive(cached.head, cached.body)
-                response = RawResponse(head: cached.head, url: request.url)
-            } else {
-                response = try await pipeline(request)
-            }
+            response = try await pipeline(request)
         } catch .cancelled {
             writer.close()
             partial.discard()

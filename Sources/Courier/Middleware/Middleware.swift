@@ -25,8 +25,6 @@ public protocol Middleware: Sendable {
     ///
     /// - Parameters:
     ///   - request: The request as the previous step left it.
-    ///   - next: The rest of the chain, ending at the transport. It may be kept and called after
-    ///     this request has been answered (``Caching`` revalidates in the background with it);
-    ///     a conformance may declare it non-escaping when it does not.
-    func send(_ request: PreparedRequest, next: @escaping Next) async throws(RequestError) -> RawResponse
+    ///   - next: The rest of the chain, ending at the transport.
+    func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse
 }

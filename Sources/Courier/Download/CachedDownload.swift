@@ -1,0 +1,22 @@
+import Foundation
+
+/// What stands in a download's middleware where its client has a ``Caching`` middleware: what
+/// the cache can answer without the origin (fresh bytes of the same representation, the rest
+/// of a resumed download included, or an offline request's 504) is written to the download's
+/// file from the cache; everything else goes on to the origin. A download reads the cache but
+/// never fills it: its body goes to the file, not to memory.
+struct CachedDownload: Middleware {
+    let caching: Caching
+    let writer: DownloadWriter
+
+    func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+        guard let cached = await caching.storedAnswer(for: request) else { return try await next(request) }
+        guard cached.status == 200 || cached.status == 206 else { return cached }
+        writer.beginResponse()
+        try writer.receive(cached.head, Data())
+        try writer.receive(cached.head, cached.body)
+        var response = cached
+        response.body = Data()
+        return response
+    }
+}
