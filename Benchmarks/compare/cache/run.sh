@@ -15,16 +15,10 @@ command -v hyperfine >/dev/null || { echo "hyperfine is missing: apt-get install
 command -v curl >/dev/null || { echo "curl is missing" >&2; exit 2; }
 
 swift build -c release --product courier >/dev/null
-swift build -c release --product client-load >/dev/null
 courier=.build/release/courier
-.build/release/client-load serve "$port" &
-server=$!
 work=$(mktemp -d)
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 50); do
-    curl -fs "http://127.0.0.1:$port/json" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+. Benchmarks/compare/test-server.sh
+start_test_server "$port"
 
 url="http://127.0.0.1:$port/cacheable/bench?cc=max-age%3D86400&etag=%22r%22&bytes=1048576"
 range="bytes=524288-589823"

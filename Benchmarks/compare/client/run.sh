@@ -14,16 +14,9 @@ concurrency=${2:-16}
 requests=${3:-20000}
 port=${PORT:-18181}
 
-swift build -c release --product client-load >/dev/null
+. Benchmarks/compare/test-server.sh
+start_test_server "$port"
 load=.build/release/client-load
-
-"$load" serve "$port" &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 50); do
-    curl -fs "http://127.0.0.1:$port/json" >/dev/null 2>&1 && break
-    sleep 0.1
-done
 
 results=$(mktemp)
 for round in $(seq "$rounds"); do

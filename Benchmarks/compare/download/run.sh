@@ -14,15 +14,9 @@ command -v curl >/dev/null || { echo "curl is missing" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time is missing: apt-get install -y time" >&2; exit 2; }
 
 swift build -c release --product courier >/dev/null
-swift build -c release --product client-load >/dev/null
-.build/release/client-load serve "$port" &
-server=$!
 work=$(mktemp -d)
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 50); do
-    curl -fs "http://127.0.0.1:$port/json" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+. Benchmarks/compare/test-server.sh
+start_test_server "$port"
 
 url="http://127.0.0.1:$port/file/big?bytes=$bytes"
 results="$work/results"

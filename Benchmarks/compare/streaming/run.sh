@@ -24,15 +24,9 @@ python3 -m venv "$work/venv" >/dev/null
 "$work/venv/bin/pip" install -q sseclient-py requests >/dev/null
 
 swift build -c release --product courier >/dev/null
-swift build -c release --product client-load >/dev/null
 swift build -c release --product stream-bench >/dev/null
-.build/release/client-load serve "$port" &
-server=$!
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 50); do
-    curl -fs "http://127.0.0.1:$port/json" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+. Benchmarks/compare/test-server.sh
+start_test_server "$port"
 base="http://127.0.0.1:$port"
 
 cat >"$work/sse.py" <<'PY'
