@@ -69,7 +69,11 @@ struct AppEndpointTests {
 
     @Test func theFeedAndTheLibraryAnswerAndBadAddressesAreRefused() async throws {
         try await AppHTTPTests.withPage { _, page in
-            let example = try Self.lines(try await page.response(.get, "/api/feed?example"))
+            let feed = try await page.response(.get, "/api/feed?example")
+            // The stream watches for the browser leaving, which ends the connection: it says so,
+            // and the next request goes on a new one.
+            #expect(feed.head.headerFields[.connection] == "close")
+            let example = try Self.lines(feed)
             #expect(example.count == 13)
             #expect(example.first?["entry"]?["title"]?.stringValue?.hasPrefix("Courier 1.0") == true)
             #expect(example.last?["feed"]?["title"]?.stringValue == "Courier news (example feed)")

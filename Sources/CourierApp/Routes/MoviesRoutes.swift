@@ -73,7 +73,7 @@ struct MoviesRoutes: Sendable {
         let updates = store.favoritesUpdates(of: member)
         return Response(
             status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .connection: "close"],
             body: ResponseBody { writer in
                 // The updates pass through a relay that a graceful shutdown can end; leaving
                 // the page ends the stream too.

@@ -25,20 +25,16 @@ struct StoreRoutes: Sendable {
 
     // MARK: - Search
 
+    /// Search and artwork end when the browser drops the request, which Hummingbird tells by
+    /// reading the connection past the request: it cannot be reused, so each answer says so.
     private func search(_ request: Request) async -> Response {
-        var response = await answerSearch(request)
-        response.headers[.connection] = "close"
-        return response
+        AppResponse.closingConnection(await answerSearch(request))
     }
 
     private func image(_ request: Request) async -> Response {
-        var response = await answerImage(request)
-        response.headers[.connection] = "close"
-        return response
+        AppResponse.closingConnection(await answerImage(request))
     }
 
-    /// Search and artwork end when the browser drops the request, which Hummingbird tells by
-    /// reading the connection past the request: it cannot be reused, so each answer says so.
     private func answerSearch(_ request: Request) async -> Response {
         let term = (request.parameter("term") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard let category = StoreCategory(rawValue: request.parameter("category") ?? "all") else {

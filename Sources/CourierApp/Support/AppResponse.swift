@@ -52,10 +52,23 @@ enum AppResponse {
         return buffer
     }
 
-    /// Headers of a JSON Lines stream the browser reads as it arrives.
+    /// Headers of a JSON Lines stream the browser reads as it arrives. Every such stream stops
+    /// when the browser leaves (`consumeWithCancellationOnInboundClose`), which ends the
+    /// connection after the response: `Connection: close` says so.
     static let streamHeaders: HTTPFields = [
         .contentType: "application/x-ndjson", .cacheControl: "no-store", .xContentTypeOptions: "nosniff",
+        .connection: "close",
     ]
+
+    /// `response`, saying that the connection ends after it. A route that watches for the
+    /// browser leaving (Hummingbird's `consumeWithCancellationOnInboundClose`) stops reading the
+    /// connection when it is done, and the server closes it after the response; a client that
+    /// is not told may send its next request on it and lose it.
+    static func closingConnection(_ response: Response) -> Response {
+        var response = response
+        response.headers[.connection] = "close"
+        return response
+    }
 
     private struct Problem: Encodable {
         var title: String
