@@ -65,6 +65,31 @@ struct MiddlewareTests {
         #expect(stub.requests.count == 3)
     }
 
+    /// An offline request stays off the network: asking again cannot change its answer, and a
+    /// cache's 504 comes back at once.
+    @Test func offlineRequestsAreNotRetried() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/offline", .text("nothing stored", status: .gatewayTimeout))
+        let client = HTTPClient(
+            transport: stub,
+            configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .seconds(60)), Caching(try HTTPCache())])
+        )
+        for endpoint in [
+            Endpoint<Data>(host: "t", path: "/offline").usingCachePolicy(.returnCacheDontLoad),
+            Endpoint<Data>(host: "t", path: "/offline", headers: [.cacheControl: "only-if-cached"]),
+        ] {
+            let response = try await client.send(client.prepare(endpoint))
+            #expect(response.status == 504)
+        }
+        #expect(stub.requests.isEmpty)
+        #expect(
+            Retry.isOffline(
+                try client.prepare(Endpoint<Data>(host: "t", path: "/x").usingCachePolicy(.returnCacheDontLoad))
+            )
+        )
+        #expect(!Retry.isOffline(try client.prepare(Endpoint<Data>(host: "t", path: "/x"))))
+    }
+
     @Test func givesUpAfterMaxAttempts() async throws {
         let stub = StubTransport()
         stub.on(.get, "/down", .text("down", status: .badGateway))

@@ -62,7 +62,6 @@ struct CacheControl: Sendable, Equatable {
                 apply(name, argument)
             }
         }
-        if noCache { noCacheFields = [] }
     }
 
     /// No directives.

@@ -41,7 +41,8 @@ extension Caching {
         // A response that arrived through redirects belongs to another URL.
         guard request.head.method == .get, response.url == request.url,
             CacheRules.isStorable(request: request.head, response: response.head),
-            let names = CacheRules.varyingFieldNames(of: response.head)
+            let names = CacheRules.varyingFieldNames(of: response.head),
+            Self.hasItsWholeBody(response)
         else { return nil }
         var entry = CachedResponse(
             head: response.head,
@@ -61,6 +62,13 @@ extension Caching {
         variants.append(entry)
         await cache.store(variants, forKey: key)
         return entry
+    }
+
+    /// Whether the body is as long as `Content-Length` says, where it says: a response whose body
+    /// went elsewhere (a download's file, a stream) or was cut short is never stored.
+    private static func hasItsWholeBody(_ response: RawResponse) -> Bool {
+        guard let length = response.head.headerFields[.contentLength] else { return true }
+        return Int(length) == response.body.count
     }
 
     /// A 206 as a stored response: alone, or joined to `previous` when that holds the same

@@ -7,8 +7,8 @@ extension Caching {
     /// Asks the origin whether `stored[selected]` is still current. A 304 answers for the stored
     /// response whose validators were sent: it is freshened with the 304's fields (RFC 9111
     /// §4.3.4) — with every other stored response the 304's validator applies to — and returned
-    /// as a 200, or cut to the range asked for. Any other answer but a server error replaces
-    /// them. Only a caller whose own request was conditional receives the 304 itself.
+    /// as a 200, or cut to the range asked for. Any other answer that may be stored (not a server
+    /// error, not a 416) replaces them. Only a caller whose own request was conditional receives the 304 itself.
     func validate(
         _ selected: Int,
         request: PreparedRequest,
@@ -146,7 +146,9 @@ extension Caching {
         background.cachePolicy = .useProtocolPolicy
         return cache.revalidations.start(key: key) { [background] in
             let stored = await cache.variants(forKey: key)
-            guard let index = selectedIndex(in: stored, for: background) else { return }
+            // Parts are never revalidated in the background (another request may have stored
+            // some since this one was answered): only a complete response, as a whole.
+            guard let index = selectedIndex(in: stored, for: background), stored[index].partial == nil else { return }
             // The answer goes nowhere: what counts is what the cache stores. A failure leaves
             // the stale response as it was.
             _ = try? await validate(index, request: background, key: key, stored: stored, next: next)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// What stands in a download's middleware where its client has a ``Caching`` middleware: what
 /// the cache can answer without the origin (fresh bytes of the same representation, the rest
@@ -10,11 +11,19 @@ struct CachedDownload: Middleware {
     let writer: DownloadWriter
 
     func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
-        guard let cached = await caching.storedAnswer(for: request) else { return try await next(request) }
+        guard request.head.method == .get, let cached = await caching.storedAnswer(for: request) else {
+            return try await next(request)
+        }
         guard cached.status == 200 || cached.status == 206 else { return cached }
         writer.beginResponse()
         try writer.receive(cached.head, Data())
         try writer.receive(cached.head, cached.body)
+        // As for a body from the network: never moved into place shorter than announced.
+        if let shortfall = writer.shortfall {
+            throw .transport(
+                TransportFailure(.other, request: request.summary, detail: "the cached response: \(shortfall)")
+            )
+        }
         var response = cached
         response.body = Data()
         return response

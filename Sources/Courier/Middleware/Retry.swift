@@ -47,8 +47,9 @@ public struct Retry: Middleware {
 
     /// Handles one request; see ``Middleware/send(_:next:)``.
     public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
-        // A body read from a sequence cannot be sent a second time.
-        guard Self.isIdempotent(request), request.streamedBody?.isReplayable ?? true else {
+        // A body read from a sequence cannot be sent a second time, and an offline request
+        // (answered by a cache or not at all) would get the same answer again.
+        guard Self.isIdempotent(request), request.streamedBody?.isReplayable ?? true, !Self.isOffline(request) else {
             return try await next(request)
         }
         var attempt = 1
@@ -74,6 +75,13 @@ public struct Retry: Middleware {
     }
 
     // MARK: - Rules
+
+    /// Whether `request` stays off the network: ``CachePolicy/returnCacheDontLoad`` or
+    /// `Cache-Control: only-if-cached`.
+    static func isOffline(_ request: PreparedRequest) -> Bool {
+        request.cachePolicy == .returnCacheDontLoad
+            || CacheControl(request.head.headerFields[values: .cacheControl]).onlyIfCached
+    }
 
     /// Whether sending `request` twice has the effect of sending it once (RFC 9110 §9.2.2).
     static func isIdempotent(_ request: PreparedRequest) -> Bool {

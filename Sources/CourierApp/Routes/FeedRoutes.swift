@@ -32,7 +32,7 @@ struct FeedRoutes: Sendable {
         let client = client
         return Response(
             status: .ok,
-            headers: AppResponse.streamHeaders,
+            headers: AppResponse.closingStreamHeaders,
             body: ResponseBody { writer in
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in

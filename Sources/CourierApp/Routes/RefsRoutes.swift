@@ -32,7 +32,7 @@ struct RefsRoutes: Sendable {
         let git = git
         return Response(
             status: .ok,
-            headers: AppResponse.streamHeaders,
+            headers: AppResponse.closingStreamHeaders,
             body: ResponseBody { writer in
                 // As many as the client's limits let the server send: the reader stops the
                 // conversation before more arrive.

@@ -52,18 +52,24 @@ enum AppResponse {
         return buffer
     }
 
-    /// Headers of a JSON Lines stream the browser reads as it arrives. Every such stream stops
-    /// when the browser leaves (`consumeWithCancellationOnInboundClose`), which ends the
-    /// connection after the response: `Connection: close` says so.
+    /// Headers of a JSON Lines stream the browser reads as it arrives.
     static let streamHeaders: HTTPFields = [
         .contentType: "application/x-ndjson", .cacheControl: "no-store", .xContentTypeOptions: "nosniff",
-        .connection: "close",
     ]
+
+    /// ``streamHeaders`` for a stream that stops when the browser leaves, which ends the
+    /// connection after the response (see ``closingConnection(_:)``).
+    static let closingStreamHeaders: HTTPFields = {
+        var fields = streamHeaders
+        fields[.connection] = "close"
+        return fields
+    }()
 
     /// `response`, saying that the connection ends after it. A route that watches for the
     /// browser leaving (Hummingbird's `consumeWithCancellationOnInboundClose`) stops reading the
     /// connection when it is done, and the server closes it after the response; a client that
-    /// is not told may send its next request on it and lose it.
+    /// is not told may send its next request on it and lose it. (The app serves HTTP/1.1 only;
+    /// over HTTP/2 the field is not allowed.)
     static func closingConnection(_ response: Response) -> Response {
         var response = response
         response.headers[.connection] = "close"
