@@ -5,10 +5,13 @@ import Testing
 /// `courier get --cache DIR`: responses reused across runs of the command.
 @Suite("courier get --cache")
 struct GetCacheTests {
+    /// A cache directory of the test's own, not yet created.
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString)")
+    }
+
     @Test func aSecondRunIsAnsweredFromTheCacheDirectory() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-cache-\(UUID().uuidString)"
-        )
+        let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await TestServer.withRunning { server in
             let url = server.url("/cacheable/cli?cc=max-age%3D600").absoluteString
@@ -27,9 +30,7 @@ struct GetCacheTests {
     /// A stale response within its stale-while-revalidate window is printed at once, and the
     /// command revalidates it before it exits: the next run finds it fresh.
     @Test func aStaleWhileRevalidateAnswerIsRevalidatedBeforeTheCommandExits() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-cache-\(UUID().uuidString)"
-        )
+        let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await TestServer.withRunning { server in
             // Stale on arrival (Age 1200, max-age 600); the 304 carries no Age.
@@ -48,9 +49,7 @@ struct GetCacheTests {
 
     /// A stale error status is revalidated before the command exits, too.
     @Test func aStaleErrorIsRevalidatedBeforeTheCommandExits() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-cache-\(UUID().uuidString)"
-        )
+        let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await TestServer.withRunning { server in
             let query = "status=404&cc=max-age%3D600%2C%20stale-while-revalidate%3D6000&etag=%22e%22&age=1200"
@@ -64,9 +63,7 @@ struct GetCacheTests {
 
     /// A range is answered from the stored response.
     @Test func aRangeIsAnsweredFromTheCacheDirectory() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-cache-\(UUID().uuidString)"
-        )
+        let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await TestServer.withRunning { server in
             let url = server.url("/cacheable/clirange?cc=max-age%3D600&etag=%22r%22").absoluteString
@@ -90,9 +87,7 @@ struct GetCacheTests {
     }
 
     @Test func offlineWithoutAStoredResponseSaysSo() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-cache-\(UUID().uuidString)"
-        )
+        let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try await Courier.run("get", "http://127.0.0.1:9/nothing", "--cache", directory.path, "--offline")
         #expect(result.status == 5)
