@@ -90,7 +90,7 @@ struct AppCommand: AsyncParsableCommand {
             try ServiceURL.parse($0, option: "--tmdb-service", example: TMDBAPI.defaultBaseURL.absoluteString)
         }
         if let tmdbURL, tmdbURL.host?.lowercased() == TMDBAPI.defaultBaseURL.host, credentials == nil {
-            throw CommandFailure(TMDBCredentials.howToGetOne, status: .usage)
+            throw CommandFailure(TMDBCredentials.commandLineHelp(serviceOption: "--tmdb-service"), status: .usage)
         }
         let logger = Terminal.logger(label: "courier.app", level: Logger.Level(rawValue: logLevel) ?? .notice)
         if !Self.isLoopback(host) {

@@ -8,13 +8,17 @@ struct CourierCommand: AsyncParsableCommand {
         commandName: "courier",
         abstract: "Fetch data from web services and show it.",
         discussion: ExitStatus.help,
-        version: "1.0.0",
+        version: CourierCommand.version,
         subcommands: [
             Get.self, Download.self, Upload.self, Replay.self, FeedCommand.self, LsRemote.self, Serve.self,
             LibraryCommand.self, Locations.self, Catalog.self, StoreCommand.self, FamilyCommand.self,
             MoviesCommand.self, AppCommand.self,
         ]
     )
+
+    /// The version `courier --version` prints: the newest in CHANGELOG.md (a test keeps them
+    /// the same).
+    static let version = "1.1.0"
 
     /// Parses the arguments, runs the command, and exits with Courier's exit statuses
     /// (ArgumentParser's own usage status, 64, becomes 2).

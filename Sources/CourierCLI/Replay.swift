@@ -69,11 +69,8 @@ struct Replay: AsyncParsableCommand {
         )
         do {
             try await limits.run(app)
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw CommandFailure(
-                "Cannot listen on \(host):\(port): the port is in use: stop the other server or pass another --port.",
-                status: .network
-            )
+        } catch let error as IOError {
+            throw CommandFailure(cannotListenOn: "\(host):\(port)", ListenFailure(error))
         }
         Terminal.output("Stopped.")
     }

@@ -104,7 +104,7 @@ struct LibraryCommandTests {
         #expect(second.status == 3)
         #expect(
             second.stderr
-                == "courier: Cannot listen on 127.0.0.1:\(port): the port is in use: stop the other server or pass another --port.\n"
+                == "courier: Cannot listen on 127.0.0.1:\(port): the port is in use: stop the other server or choose another port. Pass another --port.\n"
         )
         #expect(await first.stop(with: SIGINT).status == 0)
     }

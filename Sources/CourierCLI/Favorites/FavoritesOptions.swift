@@ -65,7 +65,7 @@ struct TMDBOptions: ParsableArguments {
     func credentials() throws -> TMDBCredentials? {
         if let credentials = TMDBCredentials(environment: ProcessInfo.processInfo.environment) { return credentials }
         guard try serviceURL().host?.lowercased() != TMDBAPI.defaultBaseURL.host else {
-            throw CommandFailure(TMDBCredentials.howToGetOne, status: .usage)
+            throw CommandFailure(TMDBCredentials.commandLineHelp(serviceOption: "--service"), status: .usage)
         }
         return nil
     }
@@ -102,11 +102,33 @@ struct TMDBOptions: ParsableArguments {
 extension CommandFailure {
     /// The store's failure with its exit status: names that match nothing are "nothing
     /// found", bad names and files are usage errors.
+    /// The store says what failed; the command adds what to run or pass.
     init(_ error: FavoritesError) {
+        let message = error.description + (Self.hint(for: error).map { " " + $0 } ?? "")
         switch error {
-        case .unknownMember, .notAFavorite: self.init(error.description, status: .nothingFound)
-        case .blankName, .blankTitle, .memberExists, .cannotOpen: self.init(error.description, status: .usage)
-        case .database: self.init(error.description, status: .unexpected)
+        case .unknownMember, .notAFavorite: self.init(message, status: .nothingFound)
+        case .blankName, .blankTitle, .memberExists, .cannotOpen: self.init(message, status: .usage)
+        case .database: self.init(message, status: .unexpected)
         }
+    }
+
+    private static func hint(for error: FavoritesError) -> String? {
+        switch error {
+        case .cannotOpen: "Pass another file with --database."
+        case .memberExists: "List everyone with: courier family list."
+        case .unknownMember(let name, _): "Add them with: courier family add '\(name)'."
+        case .notAFavorite(_, let member): "See them with: courier movies list --member '\(member)'."
+        case .blankName, .blankTitle, .database: nil
+        }
+    }
+}
+
+extension TMDBCredentials {
+    /// ``howToGetOne`` and how a `courier` user works without credentials: a recording served
+    /// by `courier replay`, passed with `serviceOption`.
+    static func commandLineHelp(serviceOption: String) -> String {
+        howToGetOne
+            + " To work offline, serve a recording instead: courier replay Examples/movies.json --port 9401 &"
+            + " and pass \(serviceOption) http://127.0.0.1:9401."
     }
 }

@@ -157,8 +157,8 @@ struct Serve: AsyncParsableCommand {
             ) { url in
                 Terminal.output(banner.text(listeningOn: url, summary: summary))
             }
-        } catch let error as LibraryServerError {
-            throw CommandFailure(error.description, status: .network)
+        } catch .cannotListen(let address, let failure) as LibraryServerError {
+            throw CommandFailure(cannotListenOn: address, failure)
         } catch let error as LibraryDatabaseError {
             throw DatabaseURLOption.failure(error)
         }

@@ -19,8 +19,8 @@ public enum FavoritesError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            "Cannot open the favourites database \(path): \(reason). Check that the directory is writable, "
-                + "or pass another file with --database."
+            "Cannot open the favourites database \(path): \(reason). Check that its directory is writable, "
+                + "or open another file."
         case .database(let path, let reason):
             "The favourites database \(path) failed: \(reason). Nothing reported saved was lost; try again."
         case .blankName:
@@ -28,13 +28,13 @@ public enum FavoritesError: Error, Sendable, Equatable, CustomStringConvertible 
         case .blankTitle:
             "A movie needs a title."
         case .memberExists(let name):
-            "\(name) is already in the family; list everyone with: courier family list."
+            "\(name) is already in the family."
         case .unknownMember(let name, let known):
             "Nobody called '\(name)' is in the family"
                 + (known.isEmpty ? "" : " (there is: \(known.joined(separator: ", ")))")
-                + ". Add them with: courier family add '\(name)'."
+                + ". Add them to the family first."
         case .notAFavorite(let title, let member):
-            "'\(title)' is not among \(member)'s favourites; see them with: courier movies list --member '\(member)'."
+            "'\(title)' is not among \(member)'s favourites."
         }
     }
 }

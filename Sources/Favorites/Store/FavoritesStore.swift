@@ -42,7 +42,7 @@ public struct FavoritesStore: Sendable {
             if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw FavoritesError.cannotOpen(
                     path: location.path,
-                    reason: "it was written by a newer version of Courier; update courier to use it"
+                    reason: "it was written by a newer version of Courier; use that version, or a newer one"
                 )
             }
             try migrator.migrate(pool)

@@ -45,13 +45,11 @@ public enum TMDBCredentials: Sendable, Hashable {
         }
     }
 
-    /// What to do without credentials: where to get them, how to pass them, and how to work
-    /// offline instead.
+    /// What to do without credentials: where to get them and how to pass them. A program adds
+    /// how its own users work without them.
     public static let howToGetOne = """
         TMDB needs credentials. Create a free account at https://www.themoviedb.org/signup, then \
         copy the "API Read Access Token" (or the "API Key") from https://www.themoviedb.org/settings/api \
-        and run: export \(accessTokenVariable)=<token> (or export \(apiKeyVariable)=<key>). To work \
-        offline, serve a recording instead: courier replay Examples/movies.json --port 9401 & and pass \
-        --service http://127.0.0.1:9401.
+        and run: export \(accessTokenVariable)=<token> (or export \(apiKeyVariable)=<key>).
         """
 }

@@ -179,18 +179,9 @@ public struct LibraryServer: Sendable {
                 }
             }
         } catch let error as IOError {
-            throw LibraryServerError.cannotListen(address: "\(host):\(port)", reason: Self.explain(error))
+            throw LibraryServerError.cannotListen(address: "\(host):\(port)", reason: ListenFailure(error))
         } catch let error as SocketAddressError {
-            throw LibraryServerError.cannotListen(address: "\(host):\(port)", reason: "\(error)")
-        }
-    }
-
-    private static func explain(_ error: IOError) -> String {
-        switch error.errnoCode {
-        case EADDRINUSE: "the port is in use: stop the other server or pass another --port"
-        case EACCES: "permission denied: ports below 1024 need privileges; pass a --port above 1023"
-        case EADDRNOTAVAIL: "the address is not one of this machine's: pass --host 127.0.0.1 or 0.0.0.0"
-        default: error.description
+            throw LibraryServerError.cannotListen(address: "\(host):\(port)", reason: .other("\(error)"))
         }
     }
 }
@@ -213,9 +204,10 @@ private struct StoreService: Service, CustomStringConvertible {
 /// Why the library service could not run.
 public enum LibraryServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server could not listen on the address.
-    case cannotListen(address: String, reason: String)
+    case cannotListen(address: String, reason: ListenFailure)
 
-    /// "Cannot listen on 127.0.0.1:8080: the port is in use: …".
+    /// "Cannot listen on 127.0.0.1:8080: the port is in use: stop the other server or choose
+    /// another port."
     public var description: String {
         switch self {
         case .cannotListen(let address, let reason): "Cannot listen on \(address): \(reason)."

@@ -1,0 +1,17 @@
+import Foundation
+import Testing
+
+/// `courier --version` prints the newest version in CHANGELOG.md.
+@Suite("courier --version")
+struct VersionTests {
+    @Test func theVersionIsTheChangelogsNewest() async throws {
+        let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../CHANGELOG.md").standardized
+        let text = try String(contentsOf: changelog, encoding: .utf8)
+        let heading = try #require(text.split(separator: "\n").first { $0.hasPrefix("## ") })
+        let newest = try #require(heading.dropFirst(3).split(separator: " ").first)
+        let result = try await Courier.run("--version")
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(newest))
+    }
+}
