@@ -2,7 +2,7 @@ public import CourierTesting
 public import Foundation
 
 /// What the app shows with no network and no credentials: recordings of the store and of TMDB,
-/// replayed through ``ReplayTransport``, and a feed file. The same files are in the
+/// replayed through `ReplayTransport`, and a feed file. The same files are in the
 /// repository's `Examples/`.
 public enum AppExamples {
     /// The example feed (RSS).

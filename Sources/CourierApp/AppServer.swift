@@ -63,6 +63,8 @@ public struct AppServer: Sendable {
     ///     name the app answers to; a wildcard (`0.0.0.0`, `::`) listens everywhere but answers
     ///     only to loopback names.
     ///   - port: 0 picks a free port; `onListening` receives the address.
+    ///   - handlingSignals: Whether SIGINT and SIGTERM stop the server gracefully.
+    ///   - onListening: Called once the server accepts connections, with its base URL.
     /// - Throws: ``AppServerError/cannotListen(address:reason:)`` when the address cannot be
     ///   bound; otherwise what the server's service group throws (`ServiceGroupError`).
     public func run(

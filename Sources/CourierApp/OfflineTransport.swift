@@ -1,7 +1,7 @@
 public import Courier
 public import CourierTesting
 
-/// A service answered from a recording, for the app with no network: ``ReplayTransport`` with
+/// A service answered from a recording, for the app with no network: `ReplayTransport` with
 /// a message a person can act on when the recording has no answer.
 ///
 /// ```swift

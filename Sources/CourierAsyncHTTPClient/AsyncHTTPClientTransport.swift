@@ -21,8 +21,8 @@ import NIOSSL
 /// }
 /// ```
 ///
-/// It never follows redirects itself (``Courier/HTTPClient`` does, checking the security
-/// policy on every hop), reads at most ``Courier/PreparedRequest/maxResponseSize`` bytes, ends
+/// It never follows redirects itself (`HTTPClient` does, checking the security
+/// policy on every hop), reads at most `PreparedRequest.maxResponseSize` bytes, ends
 /// at the request's timeout, and closes the connection when the calling task is cancelled.
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Connection settings.
@@ -34,13 +34,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         /// How long an idle pooled connection is kept.
         public var idleTimeout: Duration
         /// The longest wait for the next bytes of a response once it has started: a stalled
-        /// transfer then fails with ``Courier/TransportFailure/Kind/timedOut`` even where no total
+        /// transfer then fails with `TransportFailure.Kind.timedOut` even where no total
         /// timeout applies (downloads). `nil` waits for ever.
         public var readTimeout: Duration?
         /// Whether the pool silently retries failed connection attempts until the connect timeout.
         ///
         /// Off by default: a refused connection then fails at once with
-        /// ``Courier/TransportFailure/Kind/connectionRefused``, and the ``Courier/Retry``
+        /// `TransportFailure.Kind.connectionRefused`, and the `Retry`
         /// middleware decides, visibly and the same way for every transport, whether to try again.
         public var retriesConnectionEstablishment: Bool
         /// Certificates trusted besides the system's roots, for services whose certificate a
@@ -131,7 +131,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     // MARK: - Sending
 
-    /// Sends the request; see ``Courier/HTTPTransport/send(_:)``.
+    /// Sends the request; see `HTTPTransport.send(_:)`.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         let url = request.url
         let outgoing = Self.outgoing(request)
@@ -151,7 +151,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Sends the request and hands the response on as it arrives; see
-    /// ``Courier/HTTPTransport/send(_:head:body:)``. Reading waits for `body`, so a slow
+    /// `HTTPTransport.send(_:head:body:)`. Reading waits for `body`, so a slow
     /// receiver slows the transfer instead of filling memory.
     public func send(
         _ request: PreparedRequest,

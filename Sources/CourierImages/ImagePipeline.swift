@@ -17,7 +17,7 @@ import Synchronization
 ///   ``ImageError/cancelled``; the download goes on while anyone else still waits, and is
 ///   cancelled when the last caller leaves — a row scrolled out of sight costs nothing.
 /// - **Caching**: decoded headers and bytes stay in memory (least recently used go first,
-///   within a byte limit). Below that, the client's ``Caching`` middleware, if it has one,
+///   within a byte limit). Below that, the client's `Caching` middleware, if it has one,
 ///   keeps responses on disk under HTTP's rules, so a later run revalidates (`304`) instead
 ///   of downloading again.
 /// - **Checking**: bytes whose signature is not PNG, JPEG, GIF or WebP are an error, not an
@@ -61,7 +61,7 @@ public final class ImagePipeline: Sendable {
     private let downloads: ConcurrencyLimit
     private let state: Mutex<State>
 
-    /// A pipeline that fetches through `client`. Give the client a ``Caching`` middleware for
+    /// A pipeline that fetches through `client`. Give the client a `Caching` middleware for
     /// an HTTP cache under the memory cache; leave its base URL unset, since image URLs are
     /// absolute.
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
@@ -73,7 +73,7 @@ public final class ImagePipeline: Sendable {
     /// A pipeline over `transport` with an HTTP cache in `cacheDirectory` (memory only when
     /// `nil`), holding at most `diskCapacity` bytes.
     ///
-    /// - Throws: ``CacheStorageError`` when the directory cannot be created or read.
+    /// - Throws: `CacheStorageError` when the directory cannot be created or read.
     public convenience init(
         transport: any HTTPTransport,
         cacheDirectory: URL?,
@@ -137,7 +137,7 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// Cancels the background revalidations of its client's HTTP caches (``HTTPCache/shutdown()``).
+    /// Cancels the background revalidations of its client's HTTP caches (`HTTPCache.shutdown()`).
     /// Call it before shutting down the transport.
     public func shutdown() async {
         for case let caching as Caching in client.configuration.middleware {

@@ -67,7 +67,7 @@ public final class StubTransport: HTTPTransport {
 
     // MARK: - HTTPTransport
 
-    /// Sends the request; see ``Courier/HTTPTransport/send(_:)``.
+    /// Sends the request; see `HTTPTransport.send(_:)`.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         let route = state.withLock { state in
             state.requests.append(request)

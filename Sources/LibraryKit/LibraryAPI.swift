@@ -17,6 +17,7 @@ public enum LibraryAPI {
     /// Libraries whose country starts with `country`, ignoring case and accents; all of them for "".
     ///
     /// - Parameters:
+    ///   - country: The start of the country's name.
     ///   - limit: At most this many (the service allows 0 to ``maximumLimit``; `nil` for its default, ``defaultLimit``).
     ///   - offset: Skip this many results first.
     public static func locations(country: String, limit: Int? = nil, offset: Int? = nil) -> Endpoint<[Location]> {
@@ -26,6 +27,7 @@ public enum LibraryAPI {
     /// Books whose title starts with `titlePrefix`, ignoring case and accents; all of them for "".
     ///
     /// - Parameters:
+    ///   - titlePrefix: The start of the title.
     ///   - limit: At most this many (the service allows 0 to ``maximumLimit``; `nil` for its default, ``defaultLimit``).
     ///   - offset: Skip this many results first.
     public static func catalog(titlePrefix: String, limit: Int? = nil, offset: Int? = nil) -> Endpoint<[Book]> {

@@ -30,7 +30,7 @@ public struct LibraryClient: Sendable {
 
     /// One page of the libraries whose country starts with `country` (case and accents ignored).
     ///
-    /// - Throws: ``RequestError``: `.clientError` with the service's explanation for a bad
+    /// - Throws: `RequestError`: `.clientError` with the service's explanation for a bad
     ///   `limit` or `offset`, `.transport` when the service is not reachable.
     public func locations(
         country: String,
@@ -45,7 +45,7 @@ public struct LibraryClient: Sendable {
 
     /// One page of the books whose title starts with `titlePrefix` (case and accents ignored).
     ///
-    /// - Throws: ``RequestError``: `.clientError` with the service's explanation for a bad
+    /// - Throws: `RequestError`: `.clientError` with the service's explanation for a bad
     ///   `limit` or `offset`, `.transport` when the service is not reachable.
     public func books(titlePrefix: String, limit: Int? = nil, offset: Int = 0) async throws(RequestError) -> Page<Book>
     {

@@ -6,7 +6,7 @@ import PostgresNIO
 import Synchronization
 
 /// A library whose locations and books are in PostgreSQL, shared by every replica that serves
-/// it: the same answers as the in-memory ``LibraryServer/Library``, from the same folded keys.
+/// it: the same answers as the in-memory `LibraryServer.Library`, from the same folded keys.
 ///
 /// ```swift
 /// let library = PostgresLibrary(url: try DatabaseURL("postgres://courier@127.0.0.1/library"), logger: logger)
@@ -23,7 +23,7 @@ import Synchronization
 /// version comes from `LISTEN courier_library`: every change announces its new version when it
 /// commits, so a replica stops using what it cached as soon as the notification arrives. While
 /// the notifications cannot be received (the database is down, say), nothing cached is used:
-/// searches go to the database, and fail with ``LibraryServer/LibraryStoreError`` (a 503) while
+/// searches go to the database, and fail with `LibraryServer.LibraryStoreError` (a 503) while
 /// it cannot be reached — at once while the listener's attempts to reconnect fail, which it
 /// makes every 2 seconds at most.
 public final class PostgresLibrary: LibraryStore {

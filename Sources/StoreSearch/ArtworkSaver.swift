@@ -1,7 +1,7 @@
 public import CourierImages
 public import Foundation
 
-/// Saves the artwork of search results into a directory, through an ``ImagePipeline``: as many
+/// Saves the artwork of search results into a directory, through an `ImagePipeline`: as many
 /// downloads at once as the pipeline allows, each file written whole or not at all.
 ///
 /// ```swift
@@ -56,7 +56,11 @@ public struct ArtworkSaver: Sendable {
     /// Saves the `size` artwork of each result to `directory` as `<position> <name>.<format>`,
     /// the extension taken from the image's signature.
     ///
-    /// - Parameter progress: Called with the results done so far and their total.
+    /// - Parameters:
+    ///   - results: The results whose artwork to save.
+    ///   - size: The artwork size to save.
+    ///   - directory: Where the files go.
+    ///   - progress: Called with the results done so far and their total.
     /// - Throws: ``ArtworkDirectoryError`` when the directory cannot be created; a failure for
     ///   one image is in ``Summary/failures`` instead.
     public func save(

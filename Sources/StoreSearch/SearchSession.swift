@@ -27,7 +27,7 @@ public final class SearchSession: Sendable {
     ///
     /// - Returns: The results, or `nil` when a newer search (or ``cancel()``, or cancelling the
     ///   calling task) superseded this one: cancellation is silent, not an error.
-    /// - Throws: ``RequestError`` when the search itself failed.
+    /// - Throws: `RequestError` when the search itself failed.
     public func search(
         _ term: String,
         category: StoreCategory = .all,

@@ -20,6 +20,7 @@ public enum StoreAPI {
     /// arrive intact.
     ///
     /// - Parameters:
+    ///   - term: The words to search for.
     ///   - category: What kind of items; ``StoreCategory/all`` sends no `entity`.
     ///   - country: A two-letter store country code (`us`, `fr`); `nil` for the API's default.
     ///   - language: `en_us` or `ja_jp`, the only two the API knows; `nil` for its default.

@@ -28,7 +28,7 @@ public struct StoreClient: Sendable {
 
     /// The items matching `term`, sorted by name; see ``StoreAPI/search(term:category:country:language:limit:)``.
     ///
-    /// - Throws: ``RequestError``: `.transport` when the store cannot be reached, `.clientError`
+    /// - Throws: `RequestError`: `.transport` when the store cannot be reached, `.clientError`
     ///   or `.serverError` with the store's explanation, `.decoding` when the answer is not a
     ///   search response, `.cancelled` when the task is cancelled.
     public func search(

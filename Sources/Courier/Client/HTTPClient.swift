@@ -16,7 +16,8 @@ public import HTTPTypes
 /// maps error statuses to ``RequestError`` and decodes the body.
 ///
 /// ## Topics
-/// - ``send(_:)``
+/// - ``send(_:)->Value``
+/// - ``send(_:)->RawResponse``
 /// - ``response(for:)``
 /// - ``Configuration``
 public struct HTTPClient: Sendable {

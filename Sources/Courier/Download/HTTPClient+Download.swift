@@ -16,14 +16,14 @@ extension HTTPClient {
     /// }
     /// ```
     ///
-    /// Redirects, the security policy and middleware apply as for ``send(_:)``, except
+    /// Redirects, the security policy and middleware apply as for ``HTTPClient/send(_:)->Value``, except
     /// ``Caching``: a download reads its cache, by the same rules, but does not fill it. When the
     /// cache holds the bytes asked for in a response it may use without asking the origin
     /// (fresh, the same representation), they are written from it — the rest of a resumed
     /// download included — and nothing is sent. The client's timeout and response size limit do
     /// not apply; the transport's connection timeouts do.
     ///
-    /// - Throws: ``RequestError``, the same cases as ``send(_:)`` for the network and the status,
+    /// - Throws: ``RequestError``, the same cases as ``HTTPClient/send(_:)->Value`` for the network and the status,
     ///   and ``RequestError/fileSystem(path:reason:)`` when the file cannot be written.
     public func download(
         _ endpoint: Endpoint<Data>,

@@ -4,7 +4,7 @@ public import HTTPTypes
 /// One request to a web service, and the type its response decodes to.
 ///
 /// An endpoint is a value: build it where you describe your API, send it with
-/// ``HTTPClient/send(_:)``, and the compiler knows what comes back.
+/// ``HTTPClient/send(_:)->Value``, and the compiler knows what comes back.
 ///
 /// ```swift
 /// enum Library {
@@ -58,6 +58,15 @@ public struct Endpoint<Response>: Sendable {
     /// Creates an endpoint with a custom decoding of the response.
     ///
     /// - Parameters:
+    ///   - method: The request method.
+    ///   - scheme: `https`, or `http` where the security policy allows it.
+    ///   - host: The host; empty to use the client's base URL.
+    ///   - port: The port, when not the scheme's default.
+    ///   - path: The path, appended to the base URL's path.
+    ///   - query: The query items, percent-encoded when the request is prepared.
+    ///   - headers: Header fields for this request, over the client's defaults.
+    ///   - body: The body, if any.
+    ///   - acceptedContentTypes: Media types the response must have (`nil`: any).
     ///   - decode: Turns the raw response into the `Response`; errors it throws are reported as
     ///     ``RequestError/decoding(_:)``.
     public init(

@@ -108,8 +108,10 @@ public struct JSONFormatter: Sendable {
 
     /// Reads the next piece of the text and writes what it formats.
     ///
-    /// - Parameter write: Receives the output in pieces, each ending between two Unicode
-    ///   scalars (never inside a UTF-8 sequence).
+    /// - Parameters:
+    ///   - bytes: The next piece of the JSON text, split anywhere.
+    ///   - write: Receives the output in pieces, each ending between two Unicode scalars (never
+    ///     inside a UTF-8 sequence).
     /// - Returns: `false` once ``isFinished``: the rest of the text need not be read.
     /// - Throws: The text's first syntax error; the formatter must not be used after one.
     @discardableResult
@@ -172,7 +174,9 @@ public struct JSONFormatter: Sendable {
     /// The bytes of the value at `path` in a whole JSON text, or `nil` when the path leads
     /// nowhere.
     ///
-    /// - Parameter path: Object keys and array indices (from 0), outermost first.
+    /// - Parameters:
+    ///   - path: Object keys and array indices (from 0), outermost first.
+    ///   - bytes: The whole JSON text.
     /// - Throws: The text's syntax error, when it is not valid JSON.
     public static func value(at path: [String], in bytes: [UInt8]) throws(JSONSyntaxError) -> ArraySlice<UInt8>? {
         try JSONSyntax.validate(bytes)

@@ -34,8 +34,10 @@ public enum JSONSyntax {
     /// Where the value at `path` starts, or `nil` if the path leads nowhere or the text is not
     /// valid JSON up to that value.
     ///
-    /// - Parameter path: Array indices and object keys, outermost first, as strings (`["3", "year"]`);
-    ///   an index applies to an array, a key to an object.
+    /// - Parameters:
+    ///   - path: Array indices and object keys, outermost first, as strings (`["3", "year"]`);
+    ///     an index applies to an array, a key to an object.
+    ///   - bytes: The JSON text.
     public static func position(of path: [String], in bytes: [UInt8]) -> JSONTextPosition? {
         var scanner = Scanner(bytes)
         scanner.skipByteOrderMark()

@@ -10,7 +10,7 @@ public import Logging
 /// let client = HTTPClient(transport: transport, configuration: .init(middleware: [RequestLogging(logger: logger)]))
 /// ```
 ///
-/// Lines are logged at ``level`` (default `.debug`, so normal operation stays quiet); header
+/// Lines are logged at the level given to ``init(logger:level:)`` (default `.debug`, so normal operation stays quiet); header
 /// fields are logged at `.trace`. `Authorization`, cookies, API-key headers and secret query
 /// items (`api_key`, `token`…) appear as `REDACTED`.
 public struct RequestLogging: Middleware {

@@ -29,6 +29,7 @@ public struct Retry: Middleware {
     ///   - maxAttempts: The most times a request is sent, at least 1.
     ///   - baseDelay: The delay before the first retry.
     ///   - maxDelay: The longest wait between attempts.
+    ///   - retryableStatuses: The statuses worth another attempt.
     ///   - clock: The clock to sleep on; tests pass one they control.
     public init(
         maxAttempts: Int = 3,

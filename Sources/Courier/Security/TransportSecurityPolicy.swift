@@ -57,7 +57,7 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
 
     /// Throws ``RequestError/insecureConnection(_:)`` when the policy refuses the request, and
     /// ``RequestError/invalidURL(_:reason:)`` when its authority is not one host that every URL
-    /// parser reads alike (see ``RequestTarget``): the host judged is the host connected to.
+    /// parser reads alike: the host judged is the host connected to.
     public func check(_ request: PreparedRequest) throws(RequestError) {
         let target = try RequestTarget(request)
         guard target.scheme == "https" || allowsCleartext(to: target.host) else {

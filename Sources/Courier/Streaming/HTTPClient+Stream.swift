@@ -13,7 +13,7 @@ extension HTTPClient {
     /// ```
     ///
     /// The request goes through the middleware, the security policy and the redirects as with
-    /// ``send(_:)``, and an error status throws the same ``RequestError`` (with the start of the
+    /// ``HTTPClient/send(_:)->Value``, and an error status throws the same ``RequestError`` (with the start of the
     /// error page, read up to 64 KiB). ``Retry`` applies until the head arrives, never once the
     /// body is flowing. ``Caching`` is bypassed: a streamed response is neither served from nor
     /// stored in the cache. The client's `timeout` and `maxResponseSize` do not apply; these
@@ -26,7 +26,7 @@ extension HTTPClient {
     ///   - idleTimeout: The longest silence before the head and between pieces of the body
     ///     (``TransportFailure/Kind/timedOut``); `nil` for none. A reader that is slow to take
     ///     the bytes does not count as silence.
-    /// - Throws: ``RequestError``, as ``send(_:)`` throws before the body.
+    /// - Throws: ``RequestError``, as ``HTTPClient/send(_:)->Value`` throws before the body.
     public func stream<Value>(
         _ endpoint: Endpoint<Value>,
         timeout: Duration? = nil,

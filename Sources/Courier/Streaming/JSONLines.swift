@@ -13,6 +13,7 @@ extension StreamedResponse.Body {
     /// ```
     ///
     /// - Parameters:
+    ///   - type: The type each line decodes to.
     ///   - decoder: Decodes each line.
     ///   - skippingInvalidLines: Whether a line that does not decode is skipped and counted (as
     ///     ``LossyArray`` does with elements) instead of ending the reading with

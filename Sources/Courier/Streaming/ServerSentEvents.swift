@@ -249,6 +249,7 @@ extension HTTPClient {
     /// event with an ID, `Last-Event-ID`: middleware, the security policy and redirects apply.
     ///
     /// - Parameters:
+    ///   - endpoint: The event stream's endpoint.
     ///   - options: Reconnection waits and limits.
     ///   - onReconnect: Called before each reconnection.
     public func events<Value>(

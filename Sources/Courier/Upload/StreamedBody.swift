@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Made by ``RequestBody/file(_:contentType:)``, ``RequestBody/stream(_:length:contentType:)`` and
 /// ``RequestBody/multipart(_:)`` when the form has file parts; transports read it with
-/// ``chunks()``.
+/// ``chunks(for:)``.
 public struct StreamedBody: Sendable {
     /// The size in bytes, when known in advance (sent as `Content-Length`; otherwise the body
     /// is sent with chunked transfer coding).

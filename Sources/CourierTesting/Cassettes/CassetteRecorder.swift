@@ -4,7 +4,7 @@ import HTTPTypes
 import Synchronization
 
 /// Middleware that records every exchange into a ``Cassette``, credentials redacted: header
-/// fields, query items, form fields and JSON members named like secrets (``Authorization``,
+/// fields, query items, form fields and JSON members named like secrets (`Authorization`,
 /// `X-API-Key`, `api_key`, `password`, `client_secret`, `access_token`…), in requests and in
 /// responses, are written as `REDACTED`.
 ///

@@ -4,7 +4,7 @@ public import Foundation
 /// Talks to TMDB, or to anything that answers like it (a stand-in, `courier replay`).
 ///
 /// TMDB's error bodies (`{"status_code": 7, "status_message": "Invalid API key…"}`) surface as
-/// ``RequestError``s whose message quotes TMDB's `status_message`.
+/// `RequestError`s whose message quotes TMDB's `status_message`.
 ///
 /// ```swift
 /// try await AsyncHTTPClientTransport.withTransport { transport in
@@ -28,7 +28,11 @@ public struct TMDBClient: Sendable {
     /// A TMDB client for the service at `baseURL` (the real one by default).
     ///
     /// - Parameters:
+    ///   - baseURL: The service: TMDB itself, or a stand-in.
     ///   - credentials: Added to every request; `nil` for a stand-in that needs none.
+    ///   - transport: The transport requests go through.
+    ///   - securityPolicy: Which hosts may be reached over cleartext HTTP.
+    ///   - timeout: How long one request may take.
     ///   - middleware: Runs before the credentials are added, so a recorder never sees them.
     public init(
         baseURL: URL = TMDBAPI.defaultBaseURL,
@@ -50,7 +54,7 @@ public struct TMDBClient: Sendable {
 
     /// One page of movies whose title matches `query`; see ``TMDBAPI/searchMovies(_:page:)``.
     ///
-    /// - Throws: ``RequestError``: `.unauthorized` for missing or wrong credentials,
+    /// - Throws: `RequestError`: `.unauthorized` for missing or wrong credentials,
     ///   `.clientError`/`.serverError` with TMDB's message, `.transport` when TMDB cannot be
     ///   reached, `.decoding` when the answer is not a TMDB page.
     public func searchMovies(_ query: String, page: Int = 1) async throws(RequestError) -> MoviePage {

@@ -72,7 +72,8 @@ extension FeedParser {
     }
 }
 
-/// The entries of a feed read from chunks; see ``FeedParser/entries(in:baseURL:contentType:)``.
+/// The entries of a feed read from chunks; see
+/// ``FeedParser/entries(in:baseURL:contentType:)-(Chunks,_,_)``.
 public struct FeedEntries<Chunks: AsyncSequence>: AsyncSequence where Chunks.Element == Data {
     /// Each element is one entry.
     public typealias Element = Entry

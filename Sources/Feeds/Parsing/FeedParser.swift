@@ -22,6 +22,7 @@ public struct FeedParser: Sendable {
     /// Parses a whole document.
     ///
     /// - Parameters:
+    ///   - data: The whole document.
     ///   - baseURL: The document's URL, for relative links without `xml:base`.
     ///   - contentType: The HTTP `Content-Type`, for its charset (and whether it is XML at all).
     /// - Throws: ``FeedError`` when a limit is exceeded, or the document is not a feed.

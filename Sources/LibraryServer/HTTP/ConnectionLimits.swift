@@ -26,7 +26,7 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// How many connections are served at once; further clients wait to be accepted.
     public var maximumConnections: Int
     /// How long a server asked to stop waits for the requests in flight before it cancels them
-    /// (``run(_:)``).
+    /// (``run(_:after:)``).
     public var shutdownTimeout: Duration
 
     /// 30 seconds of silence, a minute for a request, 1,024 connections, 10 seconds to stop.

@@ -140,10 +140,12 @@ public struct LibraryServer: Sendable {
     /// the requests in flight.
     ///
     /// - Parameters:
+    ///   - host: The address to listen on (`127.0.0.1` for this machine only).
     ///   - port: 0 picks a free port; `onListening` receives the address.
     ///   - limits: How long a connection may stay silent and how many may be open at once.
     ///   - certificate: Serve HTTPS with this certificate, offering HTTP/2 and HTTP/1.1 by ALPN;
     ///     `nil` serves cleartext HTTP/1.1.
+    ///   - handlingSignals: Whether SIGINT and SIGTERM stop the server gracefully.
     ///   - onListening: Called once the server accepts connections, with its base URL.
     /// - Throws: ``LibraryServerError/cannotListen(address:reason:)`` when the address cannot be
     ///   bound (in use, not permitted, not this machine's).

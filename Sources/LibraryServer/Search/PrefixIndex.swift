@@ -1,6 +1,6 @@
 /// Positions of items sorted by a folded text key, for prefix lookups in O(log n).
 ///
-/// The keys ``SearchKey`` folds are kept in one contiguous buffer in sorted order; the items
+/// The keys `SearchKey` folds are kept in one contiguous buffer in sorted order; the items
 /// whose key starts with a prefix form one run of that order, found by two binary searches, so
 /// a lookup costs O(log n) comparisons and the total comes free with the range.
 ///
