@@ -26,10 +26,10 @@ struct CacheControl: Sendable, Equatable {
     var noCache = false
     /// `no-cache="Field, …"` (RFC 9111 §5.2.2.4): the response may be reused, but the named
     /// header fields (lowercased) only after it has been validated.
-    var noCacheFields: [String] = []
+    var noCacheFields: Set<String> = []
     /// `private="Field, …"` (§5.2.2.7): the named fields (lowercased) are for this user only.
     /// A private cache stores them, and reuses them as it does `no-cache` fields.
-    var privateFields: [String] = []
+    var privateFields: Set<String> = []
     /// `no-store`: nothing of this exchange may be stored.
     var noStore = false
     /// `private`: for a private cache, the same as no directive.
@@ -78,11 +78,11 @@ struct CacheControl: Sendable, Equatable {
         case "no-cache":
             let names = Self.fieldNames(argument)
             noCache = noCache || names.isEmpty
-            noCacheFields += names.filter { !noCacheFields.contains($0) }
+            noCacheFields.formUnion(names)
         case "no-store": noStore = true
         case "private":
             isPrivate = true
-            privateFields += Self.fieldNames(argument).filter { !privateFields.contains($0) }
+            privateFields.formUnion(Self.fieldNames(argument))
         case "public": isPublic = true
         case "must-revalidate": mustRevalidate = true
         case "proxy-revalidate": proxyRevalidate = true
@@ -98,7 +98,7 @@ struct CacheControl: Sendable, Equatable {
 
     /// The header fields a stored response may give only once it has been validated: those
     /// `no-cache` and `private` name.
-    var fieldsWithheldUntilValidated: [String] { noCacheFields + privateFields }
+    var fieldsWithheldUntilValidated: Set<String> { noCacheFields.union(privateFields) }
 
     /// The field names of a directive's argument, lowercased; none for no argument or an
     /// empty one, which leaves the directive unqualified.

@@ -250,11 +250,12 @@ public struct Caching: Middleware {
             response = stored.response(now: now(), outcome: outcome, answer: range)
         }
         if outcome == .hit || outcome == .stale {
-            let control = CacheControl(stored.head.headerFields[values: .cacheControl])
-            for name in control.fieldsWithheldUntilValidated {
-                // The fields the cache writes itself describe its answer, not the origin's.
-                if let field = HTTPField.Name(name), !Self.fieldsOfTheAnswer.contains(field) {
-                    response.head.headerFields[field] = nil
+            // One pass over the fields, however many names the directives list. The fields the
+            // cache writes itself describe its answer, not the origin's.
+            let withheld = CacheControl(stored.head.headerFields[values: .cacheControl]).fieldsWithheldUntilValidated
+            if !withheld.isEmpty {
+                response.head.headerFields = response.head.headerFields.filter { field in
+                    !withheld.contains(field.name.canonicalName) || Self.fieldsOfTheAnswer.contains(field.name)
                 }
             }
         }
