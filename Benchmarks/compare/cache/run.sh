@@ -17,7 +17,7 @@ command -v curl >/dev/null || { echo "curl is missing" >&2; exit 2; }
 swift build -c release --product courier >/dev/null
 courier=.build/release/courier
 work=$(mktemp -d)
-. Benchmarks/compare/test-server.sh
+. Benchmarks/compare/servers.sh
 start_test_server "$port"
 
 url="http://127.0.0.1:$port/cacheable/bench?cc=max-age%3D86400&etag=%22r%22&bytes=1048576"

@@ -14,7 +14,7 @@ concurrency=${2:-16}
 requests=${3:-20000}
 port=${PORT:-18181}
 
-. Benchmarks/compare/test-server.sh
+. Benchmarks/compare/servers.sh
 start_test_server "$port"
 load=.build/release/client-load
 

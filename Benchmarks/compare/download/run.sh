@@ -15,7 +15,7 @@ command -v curl >/dev/null || { echo "curl is missing" >&2; exit 2; }
 
 swift build -c release --product courier >/dev/null
 work=$(mktemp -d)
-. Benchmarks/compare/test-server.sh
+. Benchmarks/compare/servers.sh
 start_test_server "$port"
 
 url="http://127.0.0.1:$port/file/big?bytes=$bytes"

@@ -55,14 +55,8 @@ import_seconds=$(python3 -c "print(f'{$import_end - $import_start:.1f}')")
 table_size=$("$bin/psql" -h 127.0.0.1 -p "$pg_port" -U courier -d library -X -A -t \
     -c "SELECT pg_size_pretty(pg_total_relation_size('library_books'))")
 
-wait_for() {
-    for _ in $(seq 600); do
-        curl -fs "http://127.0.0.1:$1/catalog?q=zzz" >/dev/null 2>&1 && return 0
-        sleep 0.1
-    done
-    echo "nothing answers on port $1" >&2
-    exit 1
-}
+. Benchmarks/compare/servers.sh
+wait_for() { wait_until_answers "http://127.0.0.1:$1/catalog?q=zzz" 600 || exit 1; }
 .build/release/courier serve --port 18311 --database "$database" --log-level error >/dev/null &
 pids+=($!)
 .build/release/courier serve --port 18312 --database "$database" --cache-size 0 --log-level error >/dev/null &

@@ -26,14 +26,8 @@ data=.build/library-bench-data
 
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
-wait_for() {
-    for _ in $(seq 600); do
-        curl -fs "http://127.0.0.1:$1/catalog?q=zzz" >/dev/null 2>&1 && return 0
-        sleep 0.1
-    done
-    echo "nothing answers on port $1" >&2
-    exit 1
-}
+. Benchmarks/compare/servers.sh
+wait_for() { wait_until_answers "http://127.0.0.1:$1/catalog?q=zzz" 600 || exit 1; }
 
 results=$(mktemp)
 for set in embedded million; do

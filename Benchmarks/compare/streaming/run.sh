@@ -25,7 +25,7 @@ python3 -m venv "$work/venv" >/dev/null
 
 swift build -c release --product courier >/dev/null
 swift build -c release --product stream-bench >/dev/null
-. Benchmarks/compare/test-server.sh
+. Benchmarks/compare/servers.sh
 start_test_server "$port"
 base="http://127.0.0.1:$port"
 

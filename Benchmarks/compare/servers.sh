@@ -1,0 +1,25 @@
+# Sourced by the comparison scripts that start servers on loopback.
+#
+#   . Benchmarks/compare/servers.sh
+#   wait_until_answers URL [TRIES]   a GET of URL succeeds within TRIES tenths of a second (50)
+#   start_test_server PORT           the Hummingbird test server (client-load, release) on PORT,
+#                                    stopped on exit (with $work removed, when the script set one)
+
+wait_until_answers() {
+    local url=$1 tries=${2:-50}
+    for _ in $(seq "$tries"); do
+        curl -fs "$url" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    echo "nothing answers $url" >&2
+    return 1
+}
+
+start_test_server() {
+    local port=$1
+    swift build -c release --product client-load >/dev/null
+    .build/release/client-load serve "$port" &
+    test_server=$!
+    trap 'kill $test_server 2>/dev/null || true; if [ -n "${work:-}" ]; then rm -rf "$work"; fi' EXIT
+    wait_until_answers "http://127.0.0.1:$port/json"
+}
