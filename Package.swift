@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        .library(name: "CourierCassettes", targets: ["CourierCassettes"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "LibraryKit", targets: ["LibraryKit"]),
         .library(name: "LibraryServer", targets: ["LibraryServer"]),
@@ -74,10 +75,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Recording exchanges and replaying them: a product feature (`courier get --record`,
+        // `courier replay`, the app's offline recordings) that tests use too.
+        .target(
+            name: "CourierCassettes",
+            dependencies: [
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "CourierTesting",
             dependencies: [
                 "Courier",
+                "CourierCassettes",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
@@ -167,8 +179,8 @@ let package = Package(
             name: "CourierApp",
             dependencies: [
                 "Courier",
+                "CourierCassettes",
                 "CourierImages",
-                "CourierTesting",
                 "Favorites",
                 "Feeds",
                 "GitWire",
@@ -192,8 +204,8 @@ let package = Package(
                 "Courier",
                 "CourierApp",
                 "CourierAsyncHTTPClient",
+                "CourierCassettes",
                 "CourierImages",
-                "CourierTesting",
                 "Favorites",
                 "Feeds",
                 "GitWire",
@@ -357,6 +369,31 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierCLI", "CourierTestServer", "Favorites", "GitWire",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Every Swift sample of the README, the DocC articles and the `///` comments, compiled.
+        .testTarget(
+            name: "SampleTests",
+            dependencies: [
+                "Courier",
+                "CourierApp",
+                "CourierAsyncHTTPClient",
+                "CourierCassettes",
+                "CourierImages",
+                "CourierTestServer",
+                "CourierTesting",
+                "Favorites",
+                "Feeds",
+                "GitWire",
+                "LibraryKit",
+                "LibraryPostgres",
+                "LibraryServer",
+                "StoreSearch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

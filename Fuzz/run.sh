@@ -55,7 +55,7 @@ debug_build() {
 }
 
 # JSONValue and JSONSyntax without LossyArray (which needs the rest of Courier).
-json_sources=(Sources/Courier/JSON/{JSONSyntax,JSONValue,JSONValue+Codable,JSONPath,JSONFormatter,JSONFormatter+Tokens,JSONFormatter+SortedWriter,JSONFormatter+Escapes}.swift)
+json_sources=(Sources/Courier/JSON/{UTF8Sequence,JSONSyntax,JSONValue,JSONValue+Codable,JSONPath,JSONFormatter,JSONFormatter+Tokens,JSONFormatter+SortedWriter,JSONFormatter+Escapes}.swift)
 
 courier_sources() { find Sources/Courier -name '*.swift' | sort; }
 

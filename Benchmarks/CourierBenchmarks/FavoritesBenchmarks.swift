@@ -80,10 +80,10 @@ func favoritesBenchmarks() {
     let page = #"{"page":1,"results":[\#(results.joined(separator: ","))],"total_pages":1,"total_results":20}"#
     let stub = StubTransport()
     stub.on(.get, "/3/search/movie", .json(page))
-    let tmdb = TMDBClient(client: HTTPClient(transport: stub, configuration: .init(baseURL: TMDBAPI.defaultBaseURL)))
+    let tmdb = HTTPClient(transport: stub, configuration: .tmdb(credentials: nil))
     Benchmark("TMDB: decode a 20-movie search page and pick the best match (stub transport)") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try await tmdb.bestMatch(for: "movie 7"))
+            blackHole(try await tmdb.send(TMDB.search.movies("movie 7")).bestMatch(for: "movie 7"))
         }
     }
 }

@@ -36,11 +36,11 @@ func storeBenchmarks() {
         "/search",
         StubResponse(headers: [.contentType: "text/javascript; charset=utf-8"], body: Data(page.utf8))
     )
-    let store = StoreClient(client: HTTPClient(transport: stub, configuration: .init(baseURL: StoreAPI.defaultBaseURL)))
+    let store = HTTPClient(transport: stub, configuration: .iTunesStore())
 
     Benchmark("Store: decode, map and sort a 200-item page (stub transport)") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try await store.search("king"))
+            blackHole(try await store.send(ITunesStore.search(term: "king")))
         }
     }
 

@@ -1,4 +1,4 @@
-public import CourierTesting
+public import CourierCassettes
 public import Foundation
 
 /// What the app shows with no network and no credentials: recordings of the store and of TMDB,

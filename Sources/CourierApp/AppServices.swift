@@ -3,18 +3,18 @@ public import CourierImages
 public import Favorites
 public import Foundation
 public import GitWire
-public import LibraryKit
-public import StoreSearch
+import LibraryKit
+import StoreSearch
 
 /// What the app's tabs talk to: each service the chapters use, live or replayed.
 ///
 /// ```swift
 /// try await AsyncHTTPClientTransport.withTransport { transport in
 ///     let services = try AppServices(
-///         library: LibraryClient(service: libraryURL, transport: transport),
-///         store: StoreClient(transport: transport),
+///         library: HTTPClient(transport: transport, configuration: .library(service: libraryURL)),
+///         store: HTTPClient(transport: transport, configuration: .iTunesStore()),
 ///         artwork: ImagePipeline(transport: transport, cacheDirectory: nil),
-///         tmdb: TMDBClient(credentials: credentials, transport: transport),
+///         tmdb: HTTPClient(transport: transport, configuration: .tmdb(credentials: credentials)),
 ///         favorites: FavoritesStore(at: databaseURL),
 ///         feeds: HTTPClient(transport: transport)
 ///     )
@@ -22,14 +22,15 @@ public import StoreSearch
 /// }
 /// ```
 public struct AppServices: Sendable {
-    /// The library service (seed 000).
-    public var library: LibraryClient
-    /// The store searched by the Store tab (seed 002).
-    public var store: StoreClient
+    /// The library service (seed 000), for ``LibraryKit/LibraryService``'s endpoints.
+    public var library: HTTPClient
+    /// The store searched by the Store tab (seed 002), for ``StoreSearch/ITunesStore``'s endpoints.
+    public var store: HTTPClient
     /// Loads artwork for the Store tab; only URLs of results the app returned are asked for.
     public var artwork: ImagePipeline
-    /// Rates favourites and lists the top-rated movies (seeds 001/004).
-    public var tmdb: TMDBClient
+    /// Rates favourites and lists the top-rated movies (seeds 001/004), for
+    /// ``Favorites/TMDB``'s endpoints.
+    public var tmdb: HTTPClient
     /// The family's favourites.
     public var favorites: FavoritesStore
     /// Fetches the feeds a person asks for; its security policy decides which hosts may be
@@ -49,10 +50,10 @@ public struct AppServices: Sendable {
     /// Services for the app. `git` and the cleartext rules for `git://` come from `feeds`'s
     /// security policy.
     public init(
-        library: LibraryClient,
-        store: StoreClient,
+        library: HTTPClient,
+        store: HTTPClient,
         artwork: ImagePipeline,
-        tmdb: TMDBClient,
+        tmdb: HTTPClient,
         favorites: FavoritesStore,
         feeds: HTTPClient,
         git: AsyncGitClient = AsyncGitClient(limits: AppServices.gitLimits),

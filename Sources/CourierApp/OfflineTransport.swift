@@ -1,11 +1,11 @@
 public import Courier
-public import CourierTesting
+public import CourierCassettes
 
 /// A service answered from a recording, for the app with no network: `ReplayTransport` with
 /// a message a person can act on when the recording has no answer.
 ///
 /// ```swift
-/// let store = StoreClient(transport: OfflineTransport(try AppExamples.storeRecording()))
+/// let store = HTTPClient(transport: OfflineTransport(try AppExamples.storeRecording()), configuration: .iTunesStore())
 /// ```
 public struct OfflineTransport: HTTPTransport {
     private let replay: ReplayTransport

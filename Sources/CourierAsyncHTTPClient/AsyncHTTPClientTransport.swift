@@ -18,6 +18,7 @@ import NIOSSL
 /// try await AsyncHTTPClientTransport.withTransport { transport in
 ///     let client = HTTPClient(transport: transport)
 ///     let movie = try await client.send(TMDB.movie(id: 550))
+///     print(movie.title)
 /// }
 /// ```
 ///

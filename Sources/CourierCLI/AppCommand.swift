@@ -2,8 +2,8 @@ import ArgumentParser
 import Courier
 import CourierApp
 import CourierAsyncHTTPClient
+import CourierCassettes
 import CourierImages
-import CourierTesting
 import Favorites
 import Foundation
 import LibraryKit
@@ -71,14 +71,14 @@ struct AppCommand: AsyncParsableCommand {
             _ = try ServiceURL.parse(
                 storeService,
                 option: "--store-service",
-                example: StoreAPI.defaultBaseURL.absoluteString
+                example: ITunesStore.defaultBaseURL.absoluteString
             )
         }
         if let tmdbService {
             _ = try ServiceURL.parse(
                 tmdbService,
                 option: "--tmdb-service",
-                example: TMDBAPI.defaultBaseURL.absoluteString
+                example: TMDB.defaultBaseURL.absoluteString
             )
         }
     }
@@ -87,9 +87,9 @@ struct AppCommand: AsyncParsableCommand {
         let favorites = try database.open()
         let credentials = TMDBCredentials(environment: ProcessInfo.processInfo.environment)
         let tmdbURL = try tmdbService.map {
-            try ServiceURL.parse($0, option: "--tmdb-service", example: TMDBAPI.defaultBaseURL.absoluteString)
+            try ServiceURL.parse($0, option: "--tmdb-service", example: TMDB.defaultBaseURL.absoluteString)
         }
-        if let tmdbURL, tmdbURL.host?.lowercased() == TMDBAPI.defaultBaseURL.host, credentials == nil {
+        if let tmdbURL, tmdbURL.host?.lowercased() == TMDB.defaultBaseURL.host, credentials == nil {
             throw CommandFailure(TMDBCredentials.commandLineHelp(serviceOption: "--tmdb-service"), status: .usage)
         }
         let logger = Terminal.logger(label: "courier.app", level: Logger.Level(rawValue: logLevel) ?? .notice)
@@ -148,36 +148,44 @@ struct AppCommand: AsyncParsableCommand {
             storeURL = try ServiceURL.parse(
                 storeService,
                 option: "--store-service",
-                example: StoreAPI.defaultBaseURL.absoluteString
+                example: ITunesStore.defaultBaseURL.absoluteString
             )
             storeTransport = transport
         } else {
             let recording = try Self.recording(AppExamples.storeRecording)
             storeTransport = OfflineTransport(recording)
-            storeURL = StoreAPI.defaultBaseURL
+            storeURL = ITunesStore.defaultBaseURL
             notes.append(
                 "The store answers from a recording: type “stephen king”, “king” or “shining” (start courier app with --store-service for the live store)."
             )
         }
-        let tmdb: TMDBClient
+        let tmdb: HTTPClient
         if tmdbURL != nil || credentials != nil {
-            tmdb = TMDBClient(
-                baseURL: tmdbURL ?? TMDBAPI.defaultBaseURL,
-                credentials: credentials,
+            tmdb = HTTPClient(
                 transport: transport,
-                securityPolicy: policy
+                configuration: .tmdb(
+                    baseURL: tmdbURL ?? TMDB.defaultBaseURL,
+                    credentials: credentials,
+                    securityPolicy: policy
+                )
             )
         } else {
             let recording = try Self.recording(AppExamples.tmdbRecording)
-            tmdb = TMDBClient(
-                baseURL: AppExamples.baseURL(of: recording) ?? TMDBAPI.defaultBaseURL,
-                credentials: nil,
-                transport: OfflineTransport(recording)
+            tmdb = HTTPClient(
+                transport: OfflineTransport(recording),
+                configuration: .tmdb(
+                    baseURL: AppExamples.baseURL(of: recording) ?? TMDB.defaultBaseURL,
+                    credentials: nil
+                )
             )
             notes.append(
                 "Ratings come from a TMDB recording that knows Spirited Away, Amélie, Dune and Parasite (set TMDB_ACCESS_TOKEN for live ratings)."
             )
         }
+        var libraryConfiguration = HTTPClient.Configuration.library(service: libraryURL)
+        libraryConfiguration.securityPolicy = policy
+        var storeConfiguration = HTTPClient.Configuration.iTunesStore(baseURL: storeURL)
+        storeConfiguration.securityPolicy = policy
         let artworkCache: HTTPCache
         do {
             artworkCache = try HTTPCache(memoryCapacity: 32 << 20, directory: nil)
@@ -185,13 +193,8 @@ struct AppCommand: AsyncParsableCommand {
             throw CommandFailure("\(error)", status: .unexpected)
         }
         return AppServices(
-            library: LibraryClient(service: libraryURL, transport: transport),
-            store: StoreClient(
-                client: HTTPClient(
-                    transport: storeTransport,
-                    configuration: .init(baseURL: storeURL, securityPolicy: policy, timeout: .seconds(15))
-                )
-            ),
+            library: HTTPClient(transport: transport, configuration: libraryConfiguration),
+            store: HTTPClient(transport: storeTransport, configuration: storeConfiguration),
             artwork: ImagePipeline(
                 client: HTTPClient(
                     transport: storeTransport,

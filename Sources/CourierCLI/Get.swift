@@ -1,7 +1,7 @@
 import ArgumentParser
 import Courier
 import CourierAsyncHTTPClient
-import CourierTesting
+import CourierCassettes
 import Foundation
 import HTTPTypes
 import Logging

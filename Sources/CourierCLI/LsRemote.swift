@@ -78,8 +78,8 @@ struct LsRemote: AsyncParsableCommand {
             throw CommandFailure(error.description, status: .usage)
         }
         let client = BlockingGitClient(
-            timeout: timeout,
-            deadline: deadline,
+            timeout: .seconds(timeout),
+            deadline: .seconds(deadline),
             limits: GitLimits(maximumRefs: maxRefs, maximumBytes: maxBytes)
         )
         let (version, heads, tags, symref) = (protocolVersion, heads, tags, symref)
@@ -125,8 +125,8 @@ struct LsRemote: AsyncParsableCommand {
     /// The library's message, with the option that changes the limit it names.
     static func message(for error: GitWireError) -> String {
         switch error {
-        case .timedOut(let address, let seconds):
-            "No answer from \(address) within \(seconds) s: check the server, or raise --timeout (each step) "
+        case .timedOut(let address, let duration):
+            "No answer from \(address) within \(duration.seconds) s: check the server, or raise --timeout (each step) "
                 + "or --deadline (in all)."
         case .limitExceeded:
             error.description + " (Options: --max-refs, --max-bytes.)"

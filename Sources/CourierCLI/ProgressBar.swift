@@ -53,7 +53,7 @@ final class ProgressBar: Sendable {
 
     /// `[##########----------]  50%  5.0 MB of 10.0 MB  2.1 MB/s`.
     static func line(_ progress: DownloadProgress, elapsed: Duration, startBytes: Int64 = 0) -> String {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         let speed = seconds > 0 ? Double(progress.bytesReceived - startBytes) / seconds : 0
         // A first report microseconds after the start can give an absurd speed: never one past Int64.
         let rate = "\(byteCount(speed < 9e18 ? Int64(speed) : .max))/s"

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CourierTesting
+import CourierCassettes
 import Foundation
 
 /// `--record CASSETTE`: the exchanges a command makes, kept for `courier replay`.

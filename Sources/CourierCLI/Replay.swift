@@ -1,6 +1,6 @@
 import ArgumentParser
 import Courier
-import CourierTesting
+import CourierCassettes
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -48,7 +48,7 @@ struct StoreCommand: AsyncParsableCommand {
     var limit = 50
 
     @Option(help: "The store's address, for a stand-in or a recording served by courier replay.")
-    var service = StoreAPI.defaultBaseURL.absoluteString
+    var service = ITunesStore.defaultBaseURL.absoluteString
 
     @Flag(help: "Print the results as JSON instead of a table.")
     var json = false
@@ -78,7 +78,7 @@ struct StoreCommand: AsyncParsableCommand {
     @OptionGroup var security: SecurityOptions
 
     /// `--limit`: what the store accepts.
-    static let limitRange = 1...StoreAPI.maximumLimit
+    static let limitRange = 1...ITunesStore.maximumLimit
 
     func validate() throws {
         guard !term.isEmpty else { throw ValidationError("Give a term to search for.") }
@@ -95,24 +95,17 @@ struct StoreCommand: AsyncParsableCommand {
         let cacheDirectory = artwork == nil ? nil : try Self.cacheDirectory(cache)
         try await recording.recording(recorder) {
             try await security.withTransport { transport in
-                let store = StoreClient(
-                    client: HTTPClient(
-                        transport: transport,
-                        configuration: .init(
-                            baseURL: baseURL,
-                            securityPolicy: security.policy,
-                            timeout: NumericOption.duration(seconds: timeout),
-                            middleware: middleware
-                        )
-                    )
+                var configuration = HTTPClient.Configuration.iTunesStore(
+                    baseURL: baseURL,
+                    timeout: NumericOption.duration(seconds: timeout)
                 )
+                configuration.securityPolicy = security.policy
+                configuration.middleware = middleware
+                let store = HTTPClient(transport: transport, configuration: configuration)
                 let found: SearchResults
                 do throws(RequestError) {
-                    found = try await store.search(
-                        term,
-                        category: category,
-                        country: country?.lowercased(),
-                        limit: limit
+                    found = try await store.send(
+                        ITunesStore.search(term: term, category: category, country: country?.lowercased(), limit: limit)
                     )
                 } catch {
                     throw CommandFailure(error)

@@ -7,8 +7,10 @@ import Synchronization
 ///
 /// ```swift
 /// let pipeline = try ImagePipeline(transport: transport, cacheDirectory: cachesURL.appending(path: "artwork"))
-/// let artwork = try await pipeline.image(for: result.imageSmall)
-/// print(artwork.format, artwork.pixelWidth, artwork.pixelHeight)
+/// if let url = result.imageSmall {
+///     let artwork = try await pipeline.image(for: url)
+///     print(artwork.format, artwork.pixelWidth, artwork.pixelHeight)
+/// }
 /// ```
 ///
 /// - **Coalescing**: while a URL is loading, every further request for it waits for the same

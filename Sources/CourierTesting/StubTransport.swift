@@ -11,7 +11,7 @@ import Synchronization
 /// stub.on(.get, "/3/movie/550", .json(#"{"id": 550, "title": "Fight Club"}"#))
 /// stub.on(.get, "/3/movie/*", .failure(.transport(TransportFailure(.timedOut, request: summary))))
 /// let client = HTTPClient(transport: stub, configuration: .init(baseURL: URL(string: "https://api.test")))
-/// let movie = try await client.send(TMDB.movie(id: 550))
+/// let movie = try await client.send(TMDB.movie(550).details)
 /// #expect(stub.requests.map(\.url) == ["https://api.test/3/movie/550"])
 /// ```
 ///

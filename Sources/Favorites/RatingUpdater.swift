@@ -8,7 +8,7 @@ public import Foundation
 /// let updater = RatingUpdater(store: store, tmdb: tmdb)
 /// let added = try await store.addFavorite("Dune", for: "Anna")
 /// let outcome = try await updater.rate(added.favorite.movieID)
-/// let summary = try await updater.refresh(staleAfter: 7 * 86_400, concurrency: 4)
+/// let summary = try await updater.refresh(staleAfter: .seconds(7 * 86_400), concurrency: 4)
 /// ```
 public struct RatingUpdater: Sendable {
     /// The TMDB movie a title was matched to.
@@ -57,11 +57,16 @@ public struct RatingUpdater: Sendable {
 
     /// Where ratings are written.
     public let store: FavoritesStore
-    /// Where ratings come from.
-    public let tmdb: TMDBClient
+    /// Where ratings come from: a client for TMDB, made with
+    /// ``Courier/HTTPClient/Configuration/tmdb(baseURL:credentials:securityPolicy:timeout:middleware:)``.
+    public let tmdb: HTTPClient
 
     /// An updater writing what `tmdb` answers into `store`.
-    public init(store: FavoritesStore, tmdb: TMDBClient) {
+    ///
+    /// - Parameters:
+    ///   - store: Where ratings are written.
+    ///   - tmdb: A client for TMDB, or for a stand-in that answers like it.
+    public init(store: FavoritesStore, tmdb: HTTPClient) {
         self.store = store
         self.tmdb = tmdb
     }
@@ -79,7 +84,7 @@ public struct RatingUpdater: Sendable {
         let found: Match?
         do throws(RequestError) {
             if let tmdbID = movie.tmdbID {
-                let details = try await tmdb.movie(id: tmdbID)
+                let details = try await tmdb.send(TMDB.movie(tmdbID).details)
                 found = Match(
                     tmdbID: details.id,
                     title: details.title,
@@ -87,7 +92,7 @@ public struct RatingUpdater: Sendable {
                     popularity: details.popularity
                 )
             } else {
-                found = try await tmdb.bestMatch(for: movie.title).map {
+                found = try await tmdb.send(TMDB.search.movies(movie.title)).bestMatch(for: movie.title).map {
                     Match(tmdbID: $0.id, title: $0.title, year: $0.year, popularity: $0.popularity)
                 }
             }
@@ -109,14 +114,14 @@ public struct RatingUpdater: Sendable {
         return written ? .rated(found) : .removed
     }
 
-    /// Rates every movie whose rating is pending or older than `staleAfter` seconds, at most
+    /// Rates every movie whose rating is pending or older than `staleAfter`, at most
     /// `concurrency` lookups at a time, each result committed as it arrives; `progress` gets
     /// (done, total) after each.
     ///
     /// - Throws: ``FavoritesError`` when the database fails; lookups that fail are recorded
     ///   and counted in the summary instead.
     public func refresh(
-        staleAfter: TimeInterval,
+        staleAfter: Duration,
         concurrency: Int = 4,
         now: Date = Date(),
         progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }

@@ -32,9 +32,11 @@ public struct AsyncGitClient: Sendable {
         heads: Bool = false,
         tags: Bool = false,
         symref: Bool = false
-    ) -> AsyncThrowingStream<AdvertisedRef, any Error> {
+    ) -> AdvertisedRefs {
         // The reader throws before the limit is passed: nothing is ever dropped.
-        AsyncThrowingStream(bufferingPolicy: .bufferingOldest(max(1, limits.maximumRefs))) { continuation in
+        let refs = AsyncThrowingStream<AdvertisedRef, any Error>(
+            bufferingPolicy: .bufferingOldest(max(1, limits.maximumRefs))
+        ) { continuation in
             let task = Task {
                 do {
                     _ = try await lsRemote(
@@ -53,11 +55,12 @@ public struct AsyncGitClient: Sendable {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+        return AdvertisedRefs(refs, address: url.description)
     }
 
     /// The whole advertisement of `url`; `onRef` sees each ref as it arrives.
     ///
-    /// - Throws: ``GitWireError``: ``GitWireError/timedOut(_:seconds:)`` after `timeout`,
+    /// - Throws: ``GitWireError``: ``GitWireError/timedOut(_:after:)`` after `timeout`,
     ///   ``GitWireError/limitExceeded(_:reason:)`` when the server sends more than `limits`.
     public func lsRemote(
         _ url: GitURL,
@@ -69,7 +72,6 @@ public struct AsyncGitClient: Sendable {
     ) async throws(GitWireError) -> RefAdvertisement {
         let address = url.description
         let timeout = min(timeout, Self.longestTimeout)
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         do {
             return try await withThrowingTaskGroup(of: RefAdvertisement?.self) { group in
                 group.addTask {
@@ -89,7 +91,7 @@ public struct AsyncGitClient: Sendable {
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let advertisement = first else {
-                    throw GitWireError.timedOut(address, seconds: seconds)
+                    throw GitWireError.timedOut(address, after: timeout)
                 }
                 return advertisement
             }
@@ -98,7 +100,7 @@ public struct AsyncGitClient: Sendable {
         } catch let error as PktLineError {
             throw .malformed(address, reason: error.description)
         } catch {
-            throw Self.explain(error, address: address, seconds: seconds)
+            throw Self.explain(error, address: address, timeout: timeout)
         }
     }
 
@@ -159,7 +161,7 @@ public struct AsyncGitClient: Sendable {
         }
     }
 
-    private static func explain(_ error: any Error, address: String, seconds: Double) -> GitWireError {
+    private static func explain(_ error: any Error, address: String, timeout: Duration) -> GitWireError {
         if let error = error as? NIOConnectionError {
             if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
                 return .hostNotFound(address)
@@ -169,7 +171,7 @@ public struct AsyncGitClient: Sendable {
         }
         if let error = error as? IOError, error.errnoCode == ECONNREFUSED { return .connectionRefused(address) }
         if let error = error as? ChannelError, case .connectTimeout = error {
-            return .timedOut(address, seconds: seconds)
+            return .timedOut(address, after: timeout)
         }
         if error is SocketAddressError { return .hostNotFound(address) }
         return .connectionLost(address)

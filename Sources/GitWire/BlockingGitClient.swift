@@ -11,22 +11,27 @@ import Darwin
 /// read, and a deadline for the whole conversation. Blocks the calling thread: call it from a
 /// thread of your own, not from the Swift concurrency pool.
 public struct BlockingGitClient: Sendable {
-    /// The longest wait to connect, and for each read or write, in seconds.
-    public var timeout: Double
-    /// The longest the whole conversation may take, connecting included, in seconds: a server
-    /// that trickles a byte now and then cannot keep the client forever. Resolving the host
-    /// name is not included (the system's resolver has its own timeouts).
-    public var deadline: Double
+    /// The longest wait to connect, and for each read or write.
+    public var timeout: Duration
+    /// The longest the whole conversation may take, connecting included: a server that
+    /// trickles a byte now and then cannot keep the client forever. Resolving the host name is
+    /// not included (the system's resolver has its own timeouts).
+    public var deadline: Duration
     /// How many refs and bytes the server may send.
     public var limits: GitLimits
 
-    /// A client with `timeout` seconds per step and `deadline` seconds for the whole
-    /// conversation, reading at most `limits`. Infinity and values larger than a year count as
-    /// a year.
+    /// A client with `timeout` per step and `deadline` for the whole conversation, reading at
+    /// most `limits`. Values longer than a year count as a year, and shorter than a
+    /// millisecond as a millisecond.
     ///
-    /// - Precondition: `timeout` and `deadline` are more than 0 (so not NaN).
-    public init(timeout: Double = 10, deadline: Double = 300, limits: GitLimits = .default) {
-        precondition(timeout > 0 && deadline > 0, "timeout and deadline must be more than 0 seconds")
+    /// ```swift
+    /// let client = BlockingGitClient(timeout: .seconds(5), deadline: .seconds(60))
+    /// let advertisement = try client.lsRemote(try GitURL("git://127.0.0.1/project.git"), symref: true)
+    /// ```
+    ///
+    /// - Precondition: `timeout` and `deadline` are more than zero.
+    public init(timeout: Duration = .seconds(10), deadline: Duration = .seconds(300), limits: GitLimits = .default) {
+        precondition(timeout > .zero && deadline > .zero, "timeout and deadline must be more than zero")
         self.timeout = timeout
         self.deadline = deadline
         self.limits = limits
@@ -34,7 +39,7 @@ public struct BlockingGitClient: Sendable {
 
     /// The refs `url` advertises, over protocol `version` (0 or 2).
     ///
-    /// - Throws: ``GitWireError``: ``GitWireError/timedOut(_:seconds:)`` when a step takes
+    /// - Throws: ``GitWireError``: ``GitWireError/timedOut(_:after:)`` when a step takes
     ///   longer than `timeout` or the whole conversation longer than `deadline`,
     ///   ``GitWireError/limitExceeded(_:reason:)`` when the server sends more than `limits`.
     @available(*, noasync, message: "blocks the thread; call it from a thread of your own")
@@ -89,7 +94,7 @@ public struct BlockingGitClient: Sendable {
             } else if count == 0 {
                 throw .connectionLost(address)
             } else if errno == EAGAIN || errno == EWOULDBLOCK {
-                throw .timedOut(address, seconds: timeout)
+                throw .timedOut(address, after: timeout)
             } else if errno != EINTR {
                 throw .connectionLost(address)
             }
@@ -138,7 +143,7 @@ public struct BlockingGitClient: Sendable {
     /// Connects `descriptor` without waiting longer than the clock allows: 0, or why the
     /// address failed. Leaves the socket blocking, with the step timeout on reads and writes.
     private func connect(_ descriptor: Int32, to info: addrinfo, _ clock: Clock) throws(GitWireError) -> Int32 {
-        Socket.configure(descriptor, timeout: Clock.clamped(timeout))
+        Socket.configure(descriptor, milliseconds: Clock.milliseconds(timeout))
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
         defer { _ = fcntl(descriptor, F_SETFL, flags) }
@@ -164,7 +169,7 @@ public struct BlockingGitClient: Sendable {
             } else if count < 0, errno == EINTR {
                 continue
             } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                throw .timedOut(clock.address, seconds: timeout)
+                throw .timedOut(clock.address, after: timeout)
             } else {
                 throw .connectionLost(clock.address)
             }
@@ -177,12 +182,12 @@ public struct BlockingGitClient: Sendable {
 extension BlockingGitClient {
     /// The step timeout and the conversation's deadline, measured on the monotonic clock.
     private struct Clock {
-        let timeout: Double
-        let deadline: Double
+        let timeout: Duration
+        let deadline: Duration
         let address: String
         private let end: ContinuousClock.Instant
 
-        init(timeout: Double, deadline: Double, address: String) {
+        init(timeout: Duration, deadline: Duration, address: String) {
             self.timeout = timeout
             self.deadline = deadline
             self.address = address
@@ -192,34 +197,29 @@ extension BlockingGitClient {
         /// Waits until `descriptor` is ready for `events`, at most the step timeout and never
         /// past the deadline.
         ///
-        /// - Throws: ``GitWireError/timedOut(_:seconds:)`` with the timeout or the deadline,
+        /// - Throws: ``GitWireError/timedOut(_:after:)`` with the timeout or the deadline,
         ///   whichever ran out.
         func wait(for descriptor: Int32, events: Int32) throws(GitWireError) {
             while true {
                 let (seconds, attoseconds) = ContinuousClock.now.duration(to: end).components
                 let left = seconds * 1000 + attoseconds / 1_000_000_000_000_000  // within a year: no overflow
                 let step = Self.milliseconds(timeout)
-                guard left > 0 else { throw .timedOut(address, seconds: deadline) }
+                guard left > 0 else { throw .timedOut(address, after: deadline) }
                 var request = pollfd(fd: descriptor, events: Int16(events), revents: 0)
                 let ready = poll(&request, 1, Int32(min(step, left, Int64(Int32.max))))
                 if ready > 0 { return }
                 if ready < 0, errno == EINTR { continue }
                 if ready < 0 { throw .connectionLost(address) }
-                throw .timedOut(address, seconds: step <= left ? timeout : deadline)
+                throw .timedOut(address, after: step <= left ? timeout : deadline)
             }
         }
 
-        /// `seconds` as whole milliseconds, at least 1 and at most a year: a non-finite or
-        /// huge value cannot trap the conversion.
-        static func milliseconds(_ seconds: Double) -> Int64 {
-            let year = 365.0 * 24 * 3600
-            guard seconds.isFinite else { return seconds > 0 ? Int64(year * 1000) : 1 }
-            return Int64(max(0.001, min(seconds, year)) * 1000)
-        }
-
-        /// `seconds` for a socket option, within the same bounds.
-        static func clamped(_ seconds: Double) -> Double {
-            Double(milliseconds(seconds)) / 1000
+        /// `duration` as whole milliseconds, at least 1 and at most a year: a huge value
+        /// cannot overflow the conversion.
+        static func milliseconds(_ duration: Duration) -> Int64 {
+            let year = Duration.seconds(365 * 24 * 3600)
+            let (seconds, attoseconds) = max(.milliseconds(1), min(duration, year)).components
+            return seconds * 1000 + attoseconds / 1_000_000_000_000_000
         }
     }
 }
@@ -241,9 +241,11 @@ private enum Socket {
     #endif
 
     /// Sets the step timeout on reads and writes and, on Darwin, turns off `SIGPIPE`.
-    static func configure(_ descriptor: Int32, timeout seconds: Double) {
-        let whole = seconds.rounded(.towardZero)
-        var interval = timeval(tv_sec: time_t(whole), tv_usec: suseconds_t((seconds - whole) * 1_000_000))
+    static func configure(_ descriptor: Int32, milliseconds: Int64) {
+        var interval = timeval(
+            tv_sec: time_t(milliseconds / 1000),
+            tv_usec: suseconds_t(milliseconds % 1000 * 1000)
+        )
         let size = socklen_t(MemoryLayout<timeval>.size)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, size)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, size)

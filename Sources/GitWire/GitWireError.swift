@@ -8,8 +8,8 @@ public enum GitWireError: Error, Sendable, Hashable, CustomStringConvertible {
     case connectionRefused(String)
     /// The connection closed before the advertisement was complete.
     case connectionLost(String)
-    /// No answer within the timeout.
-    case timedOut(String, seconds: Double)
+    /// No answer within the timeout (or the deadline) given.
+    case timedOut(String, after: Duration)
     /// The server sent `ERR <message>` (no such repository, access denied).
     case server(String, message: String)
     /// The server's bytes break pkt-line framing or the protocol.
@@ -28,8 +28,8 @@ public enum GitWireError: Error, Sendable, Hashable, CustomStringConvertible {
             "Could not connect to \(address) (connection refused): is git daemon running, and the port right?"
         case .connectionLost(let address):
             "The connection to \(address) closed before the refs were complete: try again."
-        case .timedOut(let address, let seconds):
-            "No answer from \(address) within \(seconds) s: check the server, or allow more time."
+        case .timedOut(let address, let duration):
+            "No answer from \(address) within \(Self.seconds(duration)) s: check the server, or allow more time."
         case .server(let address, let message):
             "\(address) answered: \(message)"
         case .malformed(let address, let reason):
@@ -37,5 +37,11 @@ public enum GitWireError: Error, Sendable, Hashable, CustomStringConvertible {
         case .limitExceeded(let address, let reason):
             "\(address) sent more than this client allows: \(reason)."
         }
+    }
+
+    /// `duration` in seconds for a message, to the millisecond: `10.0`, `0.25`.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return (Double(seconds) * 1000 + Double(attoseconds / 1_000_000_000_000_000)).rounded() / 1000
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// var bytes = try PktLine.data(Array("command=ls-refs\n".utf8)).encoded()  // "0014command=ls-refs\n"
-/// bytes += PktLine.flush.encoded()                                         // "0000"
+/// bytes += try PktLine.flush.encoded()                                     // "0000"
 /// ```
 public enum PktLine: Sendable, Hashable {
     /// A data packet.
@@ -84,7 +84,7 @@ public struct PktLineError: Error, Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// var decoder = PktLineDecoder()
 /// decoder.append(chunk)
-/// while let packet = try decoder.next() { … }   // nil: wait for more bytes
+/// while let packet = try decoder.next() { handle(packet) }   // nil: wait for more bytes
 /// ```
 public struct PktLineDecoder: Sendable {
     private var buffer: [UInt8] = []

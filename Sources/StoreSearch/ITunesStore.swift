@@ -1,13 +1,22 @@
 public import Courier
 public import Foundation
 
-/// The iTunes Search API's endpoint, relative to the store's address (the client's base URL).
+/// The iTunes Search API as a value: its search is an ``Endpoint`` that knows it answers with
+/// ``SearchResults``. The path is relative to the store's address, the base URL of a client made
+/// with ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:timeout:)``.
 ///
 /// ```swift
-/// let client = HTTPClient(transport: transport, configuration: .init(baseURL: StoreAPI.defaultBaseURL))
-/// let page = try await client.send(StoreAPI.search(term: "Stephen King", category: .ebook))
+/// try await AsyncHTTPClientTransport.withTransport { transport in
+///     let store = HTTPClient(transport: transport, configuration: .iTunesStore())
+///     let found = try await store.send(ITunesStore.search(term: "Stephen King", category: .ebook))
+///     for result in found.results { print(result.name, result.price ?? 0) }
+/// }
 /// ```
-public enum StoreAPI {
+///
+/// A search throws `RequestError`: `.transport` when the store cannot be reached, `.clientError`
+/// or `.serverError` with the store's explanation, `.decoding` when the answer is not a search
+/// response, `.cancelled` when the task is cancelled.
+public enum ITunesStore {
     // A literal that parses: the unwrap cannot fail.
     /// `https://itunes.apple.com`.
     public static let defaultBaseURL = URL(string: "https://itunes.apple.com")!
@@ -15,7 +24,7 @@ public enum StoreAPI {
     /// The most results the Search API returns for one search.
     public static let maximumLimit = 200
 
-    /// Items matching `term`, exactly as typed: the engine percent-encodes every character
+    /// Items matching `term`, sorted by name. The term is sent exactly as typed: the engine percent-encodes every character
     /// outside RFC 3986's unreserved set, so `&`, `+`, `=`, `#`, `%`, emoji and any script
     /// arrive intact.
     ///
@@ -30,7 +39,7 @@ public enum StoreAPI {
         category: StoreCategory = .all,
         country: String? = nil,
         language: String? = nil,
-        limit: Int = 200
+        limit: Int = maximumLimit
     ) -> Endpoint<SearchResults> {
         var query = [URLQueryItem(name: "term", value: term), URLQueryItem(name: "limit", value: String(limit))]
         if let entity = category.entity { query.append(URLQueryItem(name: "entity", value: entity)) }

@@ -6,7 +6,7 @@ public import Courier
 /// ```swift
 /// let session = SearchSession(store: store)
 /// // on every change of the text or the category:
-/// do {
+/// do throws(RequestError) {
 ///     guard let found = try await session.search(text, category: category) else { return }  // superseded
 ///     show(found.results)
 /// } catch {
@@ -14,12 +14,15 @@ public import Courier
 /// }
 /// ```
 public final class SearchSession: Sendable {
-    /// The store searched.
-    public let store: StoreClient
+    /// The store searched: a client made with
+    /// ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:timeout:)``, or for a stand-in.
+    public let store: HTTPClient
     private let latest = LatestWins<SearchResults>()
 
     /// A session searching `store`.
-    public init(store: StoreClient) {
+    ///
+    /// - Parameter store: A client for the iTunes store, or for anything that answers like it.
+    public init(store: HTTPClient) {
         self.store = store
     }
 
@@ -32,12 +35,12 @@ public final class SearchSession: Sendable {
         _ term: String,
         category: StoreCategory = .all,
         country: String? = nil,
-        limit: Int = StoreAPI.maximumLimit
+        limit: Int = ITunesStore.maximumLimit
     ) async throws(RequestError) -> SearchResults? {
         let store = store
         do {
             return try await latest.run { () async throws(RequestError) in
-                try await store.search(term, category: category, country: country, limit: limit)
+                try await store.send(ITunesStore.search(term: term, category: category, country: country, limit: limit))
             }
         } catch .cancelled {
             return nil
@@ -53,13 +56,13 @@ public final class SearchSession: Sendable {
         _ term: String,
         category: StoreCategory = .all,
         country: String? = nil,
-        limit: Int = StoreAPI.maximumLimit,
+        limit: Int = ITunesStore.maximumLimit,
         sequence: Int
     ) async throws(RequestError) -> SearchResults? {
         let store = store
         do {
             return try await latest.run(sequence: sequence) { () async throws(RequestError) in
-                try await store.search(term, category: category, country: country, limit: limit)
+                try await store.send(ITunesStore.search(term: term, category: category, country: country, limit: limit))
             }
         } catch .cancelled {
             return nil

@@ -66,16 +66,14 @@ struct ExampleRecordingsTests {
         let transport = FixtureStore(
             items: try items.map { try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
         )
-        let store = StoreClient(
-            client: HTTPClient(
-                transport: transport,
-                configuration: .init(baseURL: StoreAPI.defaultBaseURL, middleware: [recorder])
-            )
+        let store = HTTPClient(
+            transport: transport,
+            configuration: .init(baseURL: ITunesStore.defaultBaseURL, middleware: [recorder])
         )
         var artwork: [URL] = []
         for term in typedTerms {
             for category in StoreCategory.allCases {
-                let found = try await store.search(term, category: category)
+                let found = try await store.send(ITunesStore.search(term: term, category: category))
                 for url in found.results.compactMap(\.imageSmall) where !artwork.contains(url) { artwork.append(url) }
             }
         }

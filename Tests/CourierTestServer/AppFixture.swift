@@ -44,14 +44,22 @@ public struct AppFixture: Sendable {
                         configuration: .init(maximumConcurrentDownloads: maximumConcurrentDownloads)
                     )
                     let services = AppServices(
-                        library: LibraryClient(service: libraryURL, transport: transport, timeout: .seconds(60)),
-                        store: StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60)),
-                        artwork: artwork,
-                        tmdb: TMDBClient(
-                            baseURL: server.baseURL,
-                            credentials: .accessToken(TMDBRoutes.accessToken),
+                        library: HTTPClient(
                             transport: transport,
-                            timeout: .seconds(60)
+                            configuration: .library(service: libraryURL, timeout: .seconds(60))
+                        ),
+                        store: HTTPClient(
+                            transport: transport,
+                            configuration: .iTunesStore(baseURL: server.baseURL, timeout: .seconds(60))
+                        ),
+                        artwork: artwork,
+                        tmdb: HTTPClient(
+                            transport: transport,
+                            configuration: .tmdb(
+                                baseURL: server.baseURL,
+                                credentials: .accessToken(TMDBRoutes.accessToken),
+                                timeout: .seconds(60)
+                            )
                         ),
                         favorites: favorites,
                         feeds: HTTPClient(transport: transport, configuration: .init(timeout: .seconds(60))),

@@ -76,10 +76,10 @@ struct FavoritesStoreTests {
             try await store.recordRating(of: ids["Fresh"]!, tmdbID: 1, popularity: 1, at: now - 6 * day)
             try await store.recordRating(of: ids["Stale"]!, tmdbID: 2, popularity: 2, at: now - 8 * day)
             try await store.recordFailure(of: ids["Failed"]!, reason: "no match")
-            let needed = try await store.moviesNeedingRating(staleAfter: 7 * day, now: now)
+            let needed = try await store.moviesNeedingRating(staleAfter: .seconds(7 * day), now: now)
             #expect(needed.map(\.title) == ["Pending", "Failed", "Stale"])
             #expect(needed.last?.tmdbID == 2)
-            let all = try await store.moviesNeedingRating(staleAfter: 0, now: now)
+            let all = try await store.moviesNeedingRating(staleAfter: .zero, now: now)
             #expect(all.count == 4)
         }
     }
@@ -95,9 +95,9 @@ struct FavoritesStoreTests {
             await #expect(throws: FavoritesError.notAFavorite(title: "Dune", member: "Ben")) {
                 try await store.removeFavorite("Dune", for: "Ben")
             }
-            #expect(try await store.moviesNeedingRating(staleAfter: 0).map(\.title).sorted() == ["Dune", "Heat"])
+            #expect(try await store.moviesNeedingRating(staleAfter: .zero).map(\.title).sorted() == ["Dune", "Heat"])
             try await store.removeMember("ben")
-            #expect(try await store.moviesNeedingRating(staleAfter: 0).map(\.title) == ["Dune"])
+            #expect(try await store.moviesNeedingRating(staleAfter: .zero).map(\.title) == ["Dune"])
             #expect(try await store.favorites().map(\.member) == ["Anna"])
             await #expect(throws: FavoritesError.unknownMember("Ben", known: ["Anna"])) {
                 try await store.removeMember("Ben")

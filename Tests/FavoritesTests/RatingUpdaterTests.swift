@@ -64,7 +64,9 @@ struct RatingUpdaterTests {
             try await withTMDB(path: "/slow/20") { tmdb, server in
                 let updater = RatingUpdater(store: store, tmdb: tmdb)
                 let progress = ProgressLog()
-                let summary = try await updater.refresh(staleAfter: 7 * 86_400, concurrency: 8) { done, total in
+                let summary = try await updater.refresh(staleAfter: .seconds(7 * 86_400), concurrency: 8) {
+                    done,
+                    total in
                     progress.append(done, total)
                 }
                 #expect(summary.total == 30)
@@ -80,11 +82,11 @@ struct RatingUpdaterTests {
                     #expect(favorite.tmdbID == TMDBRoutes.syntheticBase + number)
                     #expect(favorite.popularity == Double(number) + 0.5)
                 }
-                let nothingLeft = try await updater.refresh(staleAfter: 7 * 86_400)
+                let nothingLeft = try await updater.refresh(staleAfter: .seconds(7 * 86_400))
                 #expect(nothingLeft.total == 0)
 
                 let later = Date().addingTimeInterval(8 * 86_400)
-                let stale = try await updater.refresh(staleAfter: 7 * 86_400, concurrency: 4, now: later)
+                let stale = try await updater.refresh(staleAfter: .seconds(7 * 86_400), concurrency: 4, now: later)
                 #expect(stale.rated == 30)
                 #expect(await server.events.hitCount("tmdb-movie") == 30, "known movies are refreshed by id")
                 #expect(await server.events.hitCount("tmdb-search") == 30)

@@ -12,19 +12,17 @@ func withTemporaryStore<Result>(_ body: (FavoritesStore) async throws -> Result)
     return try await body(store)
 }
 
-/// A TMDB client pointed at a fresh loopback stand-in with its access token.
+/// A client for a fresh loopback TMDB stand-in, with its access token.
 func withTMDB(
     credentials: TMDBCredentials? = .accessToken(TMDBRoutes.accessToken),
     path: String = "",
-    _ body: @Sendable (TMDBClient, TestServer) async throws -> Void
+    _ body: @Sendable (HTTPClient, TestServer) async throws -> Void
 ) async throws {
     try await TestServer.withRunning { server in
         try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
-            let tmdb = TMDBClient(
-                baseURL: server.url(path),
-                credentials: credentials,
+            let tmdb = HTTPClient(
                 transport: transport,
-                timeout: .seconds(60)
+                configuration: .tmdb(baseURL: server.url(path), credentials: credentials, timeout: .seconds(60))
             )
             try await body(tmdb, server)
         }

@@ -55,7 +55,7 @@ struct GitLimitsTests {
         let outcome =
             useAsync
             ? try await async(AsyncGitClient(timeout: .seconds(30), limits: limits), server.url())
-            : try await blocking(BlockingGitClient(timeout: 30, limits: limits), server.url())
+            : try await blocking(BlockingGitClient(timeout: .seconds(30), limits: limits), server.url())
         #expect(throws: refLimit(server.url())) { try outcome.get() }
         #expect(
             refLimit(server.url()).description
@@ -71,7 +71,7 @@ struct GitLimitsTests {
         let outcome =
             useAsync
             ? try await async(AsyncGitClient(timeout: .seconds(30), limits: limits), server.url())
-            : try await blocking(BlockingGitClient(timeout: 30, limits: limits), server.url())
+            : try await blocking(BlockingGitClient(timeout: .seconds(30), limits: limits), server.url())
         #expect(try outcome.get().refs.count == 5)
     }
 
@@ -82,7 +82,7 @@ struct GitLimitsTests {
         let outcome =
             useAsync
             ? try await async(AsyncGitClient(timeout: .seconds(30), limits: limits), server.url())
-            : try await blocking(BlockingGitClient(timeout: 30, limits: limits), server.url())
+            : try await blocking(BlockingGitClient(timeout: .seconds(30), limits: limits), server.url())
         #expect(throws: byteLimit(server.url(), 4096)) { try outcome.get() }
     }
 
@@ -138,7 +138,7 @@ struct GitLimitsTests {
         let outcome =
             useAsync
             ? try await async(AsyncGitClient(timeout: .seconds(60), limits: limits), server.url())
-            : try await blocking(BlockingGitClient(timeout: 60, limits: limits), server.url())
+            : try await blocking(BlockingGitClient(timeout: .seconds(60), limits: limits), server.url())
         #expect(throws: byteLimit(server.url(), limit)) { try outcome.get() }
         let sent = await server.bytesSent()
         #expect(sent > limit)
@@ -148,21 +148,21 @@ struct GitLimitsTests {
     // MARK: - Time
 
     /// One byte every 200 ms keeps every read within its timeout; the deadline ends it.
-    @Test(arguments: [5, Double.infinity])
-    func aTricklingServerMeetsTheBlockingClientsDeadline(timeout: Double) async throws {
+    @Test(arguments: [Duration.seconds(5), .seconds(Int64.max)])
+    func aTricklingServerMeetsTheBlockingClientsDeadline(timeout: Duration) async throws {
         // 60 s of bytes at most: if the deadline did not hold, the test would end anyway.
         let server = try HostileGitServer(
             pause: .milliseconds(200),
             answer: HostileAnswer.chunks(of: Array(HostileAnswer.refs(300).prefix(300)), size: 1)
         )
-        let outcome = try await blocking(BlockingGitClient(timeout: timeout, deadline: 1), server.url())
-        #expect(throws: GitWireError.timedOut(server.url(), seconds: 1)) { try outcome.get() }
+        let outcome = try await blocking(BlockingGitClient(timeout: timeout, deadline: .seconds(1)), server.url())
+        #expect(throws: GitWireError.timedOut(server.url(), after: .seconds(1))) { try outcome.get() }
     }
 
     /// Silence within the deadline is the step timeout's to end.
     @Test func aSilentServerMeetsTheStepTimeoutBeforeTheDeadline() async throws {
         let server = try HostileGitServer(pause: .seconds(5), answer: HostileAnswer.chunks(of: [0, 0], size: 1))
-        let outcome = try await blocking(BlockingGitClient(timeout: 1, deadline: 60), server.url())
-        #expect(throws: GitWireError.timedOut(server.url(), seconds: 1)) { try outcome.get() }
+        let outcome = try await blocking(BlockingGitClient(timeout: .seconds(1), deadline: .seconds(60)), server.url())
+        #expect(throws: GitWireError.timedOut(server.url(), after: .seconds(1))) { try outcome.get() }
     }
 }

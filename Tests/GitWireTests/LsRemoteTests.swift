@@ -18,7 +18,7 @@ struct LsRemoteTests {
             Thread {
                 continuation.resume(
                     returning: Result { () throws(GitWireError) in
-                        try BlockingGitClient(timeout: 60).lsRemote(
+                        try BlockingGitClient(timeout: .seconds(60)).lsRemote(
                             target,
                             protocolVersion: protocolVersion,
                             heads: heads,

@@ -41,11 +41,11 @@ struct ModelCodingTests {
             configuration: .init(baseURL: URL(string: "http://127.0.0.1:8080"))
         )
         #expect(
-            try client.prepare(LibraryAPI.locations(country: "Côte d'")).url
+            try client.prepare(LibraryService.locations(country: "Côte d'")).url
                 == "http://127.0.0.1:8080/locations?country=C%C3%B4te%20d%27"
         )
         #expect(
-            try client.prepare(LibraryAPI.catalog(titlePrefix: "a&b", limit: 5, offset: 10)).url
+            try client.prepare(LibraryService.catalog(titlePrefix: "a&b", limit: 5, offset: 10)).url
                 == "http://127.0.0.1:8080/catalog?q=a%26b&limit=5&offset=10"
         )
     }
@@ -54,10 +54,11 @@ struct ModelCodingTests {
     @Test func pagesWithoutATotalCountWhatArrived() async throws {
         let stub = StubTransport()
         stub.on(.get, "/catalog", .json(#"[{"title": "Emma", "author": "Jane Austen", "year": 1815}]"#))
-        let library = LibraryClient(
-            client: HTTPClient(transport: stub, configuration: .init(baseURL: URL(string: "http://127.0.0.1:3000")))
+        let library = HTTPClient(
+            transport: stub,
+            configuration: .library(service: URL(string: "http://127.0.0.1:3000")!)
         )
-        let page = try await library.books(titlePrefix: "e", offset: 4)
+        let page = try await library.send(LibraryService.catalog(titlePrefix: "e", offset: 4))
         #expect(page.total == 5)
         #expect(!page.hasMore)
     }

@@ -8,7 +8,7 @@ import LibraryServer
 import Logging
 import Testing
 
-/// A real `LibraryServer` on a free port of 127.0.0.1, and a `LibraryClient` for it.
+/// A real `LibraryServer` on a free port of 127.0.0.1, and a client for it.
 enum LibraryServiceFixture {
     static let locations = [
         Location(streetAddress: "1 Rue Cler", city: "Paris", country: "France", emoji: "🇫🇷", hours: "9am–6pm"),
@@ -55,7 +55,7 @@ enum LibraryServiceFixture {
     static func withService<Result: Sendable>(
         _ data: LibraryData = data,
         mode: StoreMode = .memory,
-        _ body: @Sendable (LibraryClient, URL) async throws -> Result
+        _ body: @Sendable (HTTPClient, URL) async throws -> Result
     ) async throws -> Result {
         switch mode {
         case .memory:
@@ -82,7 +82,7 @@ enum LibraryServiceFixture {
     /// Serves `store` on a free port, runs `body` with a client for it, and stops the service.
     static func withService<Result: Sendable>(
         store: some LibraryStore,
-        _ body: @Sendable (LibraryClient, URL) async throws -> Result
+        _ body: @Sendable (HTTPClient, URL) async throws -> Result
     ) async throws -> Result {
         let server = try LibraryServer(store: store, logger: quietLogger)
         let (urls, continuation) = AsyncStream.makeStream(of: URL.self)
@@ -99,7 +99,10 @@ enum LibraryServiceFixture {
             guard let url = await iterator.next() else { throw CancellationError() }
             return try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 // A margin for a loaded machine: no test waits for it, each request ends at its answer.
-                try await body(LibraryClient(service: url, transport: transport, timeout: .seconds(60)), url)
+                try await body(
+                    HTTPClient(transport: transport, configuration: .library(service: url, timeout: .seconds(60))),
+                    url
+                )
             }
         }
     }

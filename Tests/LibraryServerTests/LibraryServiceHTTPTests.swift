@@ -22,7 +22,7 @@ struct LibraryServiceHTTPTests {
     @Test(arguments: LibraryServiceFixture.modes)
     func resultsCarryEntityTagsAndRevalidateTo304(_ mode: LibraryServiceFixture.StoreMode) async throws {
         try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
-            let first = try await get("/locations?country=fr", with: library.client)
+            let first = try await get("/locations?country=fr", with: library)
             #expect(first.status == 200)
             #expect(first.head.headerFields[.cacheControl] == "public, max-age=60")
             #expect(first.head.headerFields[.totalCount] == "2")
@@ -30,7 +30,7 @@ struct LibraryServiceHTTPTests {
             let tag = try #require(first.head.headerFields[.eTag])
             #expect(tag.hasPrefix("\"") && tag.hasSuffix("\""))
 
-            let revalidated = try await get("/locations?country=fr", headers: [.ifNoneMatch: tag], with: library.client)
+            let revalidated = try await get("/locations?country=fr", headers: [.ifNoneMatch: tag], with: library)
             #expect(revalidated.status == 304)
             #expect(revalidated.body.isEmpty)
             #expect(revalidated.head.headerFields[.eTag] == tag)
@@ -38,14 +38,14 @@ struct LibraryServiceHTTPTests {
             let weak = try await get(
                 "/locations?country=fr",
                 headers: [.ifNoneMatch: "\"other\", W/\(tag)"],
-                with: library.client
+                with: library
             )
             #expect(weak.status == 304)
 
             let otherPage = try await get(
                 "/locations?country=fr&limit=1",
                 headers: [.ifNoneMatch: tag],
-                with: library.client
+                with: library
             )
             #expect(otherPage.status == 200)
             #expect(otherPage.head.headerFields[.eTag] != tag)
@@ -53,7 +53,7 @@ struct LibraryServiceHTTPTests {
             let sameResults = try await get(
                 "/locations?country=FRANCE",
                 headers: [.ifNoneMatch: tag],
-                with: library.client
+                with: library
             )
             #expect(sameResults.status == 304, "the same results under another spelling are the same representation")
         }
@@ -62,7 +62,7 @@ struct LibraryServiceHTTPTests {
     @Test(arguments: LibraryServiceFixture.modes)
     func headAnswersLikeGetWithoutABody(_ mode: LibraryServiceFixture.StoreMode) async throws {
         try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
-            let head = try await get("/catalog?q=vol", method: .head, with: library.client)
+            let head = try await get("/catalog?q=vol", method: .head, with: library)
             #expect(head.status == 200)
             #expect(head.body.isEmpty)
             #expect(head.head.headerFields[.totalCount] == "250")
@@ -72,7 +72,7 @@ struct LibraryServiceHTTPTests {
     @Test(arguments: LibraryServiceFixture.modes)
     func unknownPathsAndMethodsGetProblemDetails(_ mode: LibraryServiceFixture.StoreMode) async throws {
         try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
-            let missing = try await get("/books", with: library.client)
+            let missing = try await get("/books", with: library)
             #expect(missing.status == 404)
             #expect(missing.head.headerFields[.contentType] == "application/problem+json")
             let problem = try JSONDecoder().decode(ProblemDetails.self, from: missing.body)
@@ -81,7 +81,7 @@ struct LibraryServiceHTTPTests {
                     == "Nothing at /books: the service answers /, /catalog, /health, /locations, /openapi.json."
             )
 
-            let post = try await get("/catalog", method: .post, with: library.client)
+            let post = try await get("/catalog", method: .post, with: library)
             #expect(post.status == 405)
             #expect(post.head.headerFields[.allow] == "GET, HEAD")
             #expect(try JSONDecoder().decode(ProblemDetails.self, from: post.body).status == 405)
@@ -91,7 +91,7 @@ struct LibraryServiceHTTPTests {
     @Test(arguments: LibraryServiceFixture.modes)
     func healthReportsTheDataSize(_ mode: LibraryServiceFixture.StoreMode) async throws {
         try await LibraryServiceFixture.withService(mode: mode) { library, _ async throws in
-            var health = try await library.health()
+            var health = try await library.send(LibraryService.health)
             // A database's version is whatever its changes made it (and known once its replica
             // listens); memory has none.
             if mode == .memory { #expect(health.version == nil) }
@@ -111,14 +111,14 @@ struct LibraryServiceHTTPTests {
 
     @Test func thePageIsSelfContainedHTMLThatUsesTheAPI() async throws {
         try await LibraryServiceFixture.withService { library, _ async throws in
-            let page = try await get("/", with: library.client)
+            let page = try await get("/", with: library)
             #expect(page.status == 200)
             #expect(page.head.headerFields[.contentType] == "text/html; charset=utf-8")
             let html = String(decoding: page.body, as: UTF8.self)
             #expect(html.contains("\"/locations\"") && html.contains("\"/catalog\""))
             #expect(!html.contains("http://") && !html.contains("https://"), "no external assets")
             let tag = try #require(page.head.headerFields[.eTag])
-            #expect(try await get("/", headers: [.ifNoneMatch: tag], with: library.client).status == 304)
+            #expect(try await get("/", headers: [.ifNoneMatch: tag], with: library).status == 304)
         }
     }
 }

@@ -26,22 +26,34 @@ struct LibraryStoreParityTests {
     @Test(arguments: LibraryServiceFixture.modes)
     func prefixesAreTextNotPatterns(_ mode: LibraryServiceFixture.StoreMode) async throws {
         try await LibraryServiceFixture.withService(Self.data, mode: mode) { library, _ async throws in
-            #expect(try await library.books(titlePrefix: "100%").items.map(\.title) == ["100% Pure"])
-            #expect(try await library.books(titlePrefix: "100_").items.map(\.title) == ["100_ Things"])
-            #expect(try await library.books(titlePrefix: "100").total == 3)
-            #expect(try await library.books(titlePrefix: "back\\").items.map(\.title) == ["Back\\slash"])
-            #expect(try await library.books(titlePrefix: "%").total == 0)
-            #expect(try await library.books(titlePrefix: "_").total == 0)
+            #expect(
+                try await library.send(LibraryService.catalog(titlePrefix: "100%")).items.map(\.title) == ["100% Pure"]
+            )
+            #expect(
+                try await library.send(LibraryService.catalog(titlePrefix: "100_")).items.map(\.title) == [
+                    "100_ Things"
+                ]
+            )
+            #expect(try await library.send(LibraryService.catalog(titlePrefix: "100")).total == 3)
+            #expect(
+                try await library.send(LibraryService.catalog(titlePrefix: "back\\")).items.map(\.title) == [
+                    "Back\\slash"
+                ]
+            )
+            #expect(try await library.send(LibraryService.catalog(titlePrefix: "%")).total == 0)
+            #expect(try await library.send(LibraryService.catalog(titlePrefix: "_")).total == 0)
         }
     }
 
     @Test(arguments: LibraryServiceFixture.modes)
     func tiesKeepTheOrderTheyWereAddedIn(_ mode: LibraryServiceFixture.StoreMode) async throws {
         try await LibraryServiceFixture.withService(Self.data, mode: mode) { library, _ async throws in
-            let dunes = try await library.books(titlePrefix: "dune")
+            let dunes = try await library.send(LibraryService.catalog(titlePrefix: "dune"))
             #expect(dunes.items.map { $0.author ?? "-" } == ["First", "Second", "Third", "-"])
             #expect(
-                try await library.books(titlePrefix: "dune", limit: 2, offset: 1).items.map(\.author) == [
+                try await library.send(LibraryService.catalog(titlePrefix: "dune", limit: 2, offset: 1)).items.map(
+                    \.author
+                ) == [
                     "Second", "Third",
                 ]
             )
@@ -51,13 +63,13 @@ struct LibraryStoreParityTests {
     @Test(arguments: LibraryServiceFixture.modes)
     func emptyPagesStillCarryTheTotal(_ mode: LibraryServiceFixture.StoreMode) async throws {
         try await LibraryServiceFixture.withService(Self.data, mode: mode) { library, _ async throws in
-            let none = try await library.books(titlePrefix: "dune", limit: 0)
+            let none = try await library.send(LibraryService.catalog(titlePrefix: "dune", limit: 0))
             #expect(none.items.isEmpty)
             #expect(none.total == 4)
-            let past = try await library.books(titlePrefix: "", offset: 1_000_000_000)
+            let past = try await library.send(LibraryService.catalog(titlePrefix: "", offset: 1_000_000_000))
             #expect(past.items.isEmpty)
             #expect(past.total == 9)
-            let all = try await library.books(titlePrefix: "")
+            let all = try await library.send(LibraryService.catalog(titlePrefix: ""))
             #expect(all.items.map(\.title).first == "100% Pure")
             #expect(all.items.count == 9)
         }
@@ -66,8 +78,8 @@ struct LibraryStoreParityTests {
     @Test(arguments: LibraryServiceFixture.modes)
     func theHugestOffsetIsAnEmptyPage(_ mode: LibraryServiceFixture.StoreMode) async throws {
         try await LibraryServiceFixture.withService(Self.data, mode: mode) { library, url async throws in
-            let huge = try await library.client.send(
-                library.client.prepare(
+            let huge = try await library.send(
+                library.prepare(
                     Endpoint<Data>(
                         url: try #require(URL(string: url.absoluteString + "/catalog?offset=99999999999999999999999"))
                     )

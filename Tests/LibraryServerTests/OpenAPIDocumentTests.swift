@@ -9,8 +9,8 @@ import Testing
 struct OpenAPIDocumentTests {
     @Test func isAValidOpenAPI31DocumentDescribingEveryRoute() async throws {
         try await LibraryServiceFixture.withService { library, url async throws in
-            let response = try await library.client.send(
-                library.client.prepare(.init(url: url.appendingPathComponent("openapi.json")))
+            let response = try await library.send(
+                library.prepare(.init(url: url.appendingPathComponent("openapi.json")))
             )
             #expect(response.status == 200)
             let document = try JSONDecoder().decode(OpenAPI.Document.self, from: response.body)

@@ -5,15 +5,18 @@ import Foundation
 import StoreSearch
 import Testing
 
-/// The store client against a loopback stand-in for the iTunes Search API that answers with
+/// The iTunes store's search against a loopback stand-in for the iTunes Search API that answers with
 /// realistic bodies: every kind of item, odd fields, `text/javascript`, leading blank lines.
-struct StoreClientTests {
-    /// Runs `body` with a store client pointed at a fresh test server.
-    private func withStore(_ body: @Sendable (StoreClient, TestServer) async throws -> Void) async throws {
+struct ITunesStoreTests {
+    /// Runs `body` with a client pointed at a fresh test server.
+    private func withStore(_ body: @Sendable (HTTPClient, TestServer) async throws -> Void) async throws {
         try await TestServer.withRunning { server in
             try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 try await body(
-                    StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60)),
+                    HTTPClient(
+                        transport: transport,
+                        configuration: .iTunesStore(baseURL: server.baseURL, timeout: .seconds(60))
+                    ),
                     server
                 )
             }
@@ -22,7 +25,7 @@ struct StoreClientTests {
 
     @Test func everyKindOfItemBecomesAResult() async throws {
         try await withStore { store, server in
-            let found = try await store.search("king")
+            let found = try await store.send(ITunesStore.search(term: "king"))
             #expect(found.resultCount == 18)
             #expect(found.skipped == 2, "a null name and a blank one")
             #expect(found.results.count == 16)
@@ -77,7 +80,7 @@ struct StoreClientTests {
 
     @Test func resultsAreSortedByNameLikeTheChapter() async throws {
         try await withStore { store, _ in
-            let names = try await store.search("king").results.map(\.name)
+            let names = try await store.send(ITunesStore.search(term: "king")).results.map(\.name)
             let expected = names.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
             #expect(names == expected)
             // Localized and case-insensitive, numbers by value: "Track 9" before "Track 10".
@@ -104,7 +107,9 @@ struct StoreClientTests {
         async throws
     {
         try await withStore { store, server in
-            let found = try await store.search("king", category: category, country: "us", limit: 25)
+            let found = try await store.send(
+                ITunesStore.search(term: "king", category: category, country: "us", limit: 25)
+            )
             #expect(!found.results.isEmpty)
             #expect(Set(found.results.map(\.type)) == Set(types))
             let query = try #require(await server.events.queries(for: "search").last)
@@ -116,7 +121,7 @@ struct StoreClientTests {
 
     @Test func allSendsNoEntity() async throws {
         try await withStore { store, server in
-            _ = try await store.search("king", category: .all)
+            _ = try await store.send(ITunesStore.search(term: "king", category: .all))
             let query = try #require(await server.events.queries(for: "search").last)
             #expect(!query.contains("entity="))
         }
@@ -128,7 +133,7 @@ struct StoreClientTests {
     ])
     func theTermArrivesExactlyAsTyped(_ term: String) async throws {
         try await withStore { store, server in
-            _ = try await store.search(term)
+            _ = try await store.send(ITunesStore.search(term: term))
             let query = try #require(await server.events.queries(for: "search").last)
             let field = try #require(query.split(separator: "&").first { $0.hasPrefix("term=") })
             let encoded = field.dropFirst("term=".count)
@@ -139,7 +144,7 @@ struct StoreClientTests {
 
     @Test func noResultsIsAnEmptyPage() async throws {
         try await withStore { store, _ in
-            let found = try await store.search("nothing")
+            let found = try await store.send(ITunesStore.search(term: "nothing"))
             #expect(found == SearchResults(resultCount: 0, skipped: 0, results: []))
         }
     }
@@ -147,7 +152,7 @@ struct StoreClientTests {
     @Test func theStoresErrorMessageReachesThePerson() async throws {
         try await withStore { store, _ in
             await #expect {
-                _ = try await store.search("king", country: "usa")
+                _ = try await store.send(ITunesStore.search(term: "king", country: "usa"))
             } throws: { error in
                 guard let error = error as? RequestError, case .clientError(let failure) = error else { return false }
                 return failure.status == 400 && error.message.contains("Invalid value(s) for key(s): [country]")
@@ -157,9 +162,12 @@ struct StoreClientTests {
 
     @Test func aStoreThatIsDownIsATransportError() async throws {
         try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
-            let store = StoreClient(baseURL: URL(string: "http://127.0.0.1:9")!, transport: transport)
+            let store = HTTPClient(
+                transport: transport,
+                configuration: .iTunesStore(baseURL: URL(string: "http://127.0.0.1:9")!)
+            )
             await #expect {
-                _ = try await store.search("king")
+                _ = try await store.send(ITunesStore.search(term: "king"))
             } throws: { error in
                 (error as? RequestError)?.category == .network
             }

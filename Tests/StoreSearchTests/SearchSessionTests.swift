@@ -12,7 +12,10 @@ struct SearchSessionTests {
         try await TestServer.withRunning { server in
             try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 let session = SearchSession(
-                    store: StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60))
+                    store: HTTPClient(
+                        transport: transport,
+                        configuration: .iTunesStore(baseURL: server.baseURL, timeout: .seconds(60))
+                    )
                 )
                 let slow = Task { try await session.search("hold:slow:king", category: .music) }
                 try await server.events.waitForQueries(for: "search")
@@ -30,7 +33,10 @@ struct SearchSessionTests {
         try await TestServer.withRunning { server in
             try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 let session = SearchSession(
-                    store: StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60))
+                    store: HTTPClient(
+                        transport: transport,
+                        configuration: .iTunesStore(baseURL: server.baseURL, timeout: .seconds(60))
+                    )
                 )
                 async let first = session.search("hold:first:king", category: .ebook)
                 try await server.events.waitForQueries(for: "search")
@@ -46,7 +52,10 @@ struct SearchSessionTests {
         try await TestServer.withRunning { server in
             try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 let session = SearchSession(
-                    store: StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60))
+                    store: HTTPClient(
+                        transport: transport,
+                        configuration: .iTunesStore(baseURL: server.baseURL, timeout: .seconds(60))
+                    )
                 )
                 let pending = Task { try await session.search("hold:pending:king") }
                 try await server.events.waitForQueries(for: "search")
@@ -61,7 +70,10 @@ struct SearchSessionTests {
         try await TestServer.withRunning { server in
             try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 let session = SearchSession(
-                    store: StoreClient(baseURL: server.baseURL, transport: transport, timeout: .seconds(60))
+                    store: HTTPClient(
+                        transport: transport,
+                        configuration: .iTunesStore(baseURL: server.baseURL, timeout: .seconds(60))
+                    )
                 )
                 var failures: [RequestError] = []
                 do throws(RequestError) {

@@ -1,8 +1,17 @@
 /// The 64-bit FNV-1a hash: fast, stable across runs and platforms (unlike `Hasher`), and good
-/// enough to name cache files, check them for damage and tell data sets apart. Not for security.
-package enum FNV1a {
+/// enough to name cache files, check them for damage, tell data sets apart and make entity tags.
+/// Not for security: anyone can make two inputs with the same hash.
+///
+/// ```swift
+/// let body = Data("[1, 2, 3]".utf8)
+/// let entityTag = "\"" + String(FNV1a.hash(body), radix: 16) + "\""
+/// ```
+public enum FNV1a {
     /// The hash of `bytes`.
-    package static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    ///
+    /// - Parameter bytes: Any bytes.
+    /// - Returns: Their 64-bit FNV-1a hash, the same on every machine and in every run.
+    public static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

@@ -1,8 +1,15 @@
 /// Values by key, up to a total cost; adding past the limit evicts the least recently used.
 ///
 /// A dictionary of slots threaded on an index-linked list, so reads, writes and evictions are
-/// O(1). A value type: wrap it in a lock to share it.
-package struct LRUCache<Key: Hashable, Value> {
+/// O(1). A value type: wrap it in a lock to share it. Courier keeps decoded images and search
+/// answers in one; the cost is whatever a program bounds, bytes or entries.
+///
+/// ```swift
+/// let images = Mutex(LRUCache<URL, Data>(costLimit: 32 << 20))   // 32 MiB
+/// images.withLock { $0.set(bytes, for: url, cost: bytes.count) }
+/// let cached = images.withLock { $0.value(for: url) }
+/// ```
+public struct LRUCache<Key: Hashable, Value> {
     private struct Slot {
         var key: Key
         var value: Value
@@ -12,24 +19,28 @@ package struct LRUCache<Key: Hashable, Value> {
     }
 
     /// The most the costs of all values may add up to.
-    package let costLimit: Int
+    public let costLimit: Int
     /// The sum of the costs of the values held.
-    package private(set) var totalCost = 0
+    public private(set) var totalCost = 0
     private var slots: [Slot?] = []
     private var freeSlots: [Int] = []
     private var positions: [Key: Int] = [:]
     private var newest: Int?
     private var oldest: Int?
 
-    package init(costLimit: Int) {
-        self.costLimit = costLimit
+    /// An empty cache.
+    ///
+    /// - Parameter costLimit: The most the costs of all values may add up to; a negative limit
+    ///   is 0, which keeps nothing that costs anything.
+    public init(costLimit: Int) {
+        self.costLimit = max(0, costLimit)
     }
 
     /// The number of values held.
-    package var count: Int { positions.count }
+    public var count: Int { positions.count }
 
     /// The value for `key`, which becomes the most recently used.
-    package mutating func value(for key: Key) -> Value? {
+    public mutating func value(for key: Key) -> Value? {
         guard let position = positions[key] else { return nil }
         moveToNewest(position)
         return slots[position]?.value
@@ -37,9 +48,19 @@ package struct LRUCache<Key: Hashable, Value> {
 
     /// Stores `value` as the most recently used, then evicts the least recently used values
     /// until the total cost is within the limit. A value costlier than the limit is not kept.
-    package mutating func set(_ value: Value, for key: Key, cost: Int) {
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - key: Its key; a value already stored for it is replaced.
+    ///   - cost: What it counts against ``costLimit``; a negative cost is 0.
+    public mutating func set(_ value: Value, for key: Key, cost: Int) {
+        let cost = max(0, cost)
         removeValue(for: key)
         guard cost <= costLimit else { return }
+        // Room first, so that the total never exceeds the limit (nor overflows near Int.max).
+        while totalCost > costLimit - cost, let oldest, let key = slots[oldest]?.key {
+            removeValue(for: key)
+        }
         let slot = Slot(key: key, value: value, cost: cost, newer: nil, older: newest)
         let position: Int
         if let free = freeSlots.popLast() {
@@ -54,14 +75,14 @@ package struct LRUCache<Key: Hashable, Value> {
         if oldest == nil { oldest = position }
         positions[key] = position
         totalCost += cost
-        while totalCost > costLimit, let oldest, let key = slots[oldest]?.key {
-            removeValue(for: key)
-        }
     }
 
     /// Removes and returns the value for `key`.
+    ///
+    /// - Parameter key: The key.
+    /// - Returns: The value that was stored for it, if any.
     @discardableResult
-    package mutating func removeValue(for key: Key) -> Value? {
+    public mutating func removeValue(for key: Key) -> Value? {
         guard let position = positions.removeValue(forKey: key), let slot = slots[position] else { return nil }
         unlink(position, slot)
         slots[position] = nil
@@ -71,7 +92,7 @@ package struct LRUCache<Key: Hashable, Value> {
     }
 
     /// Removes everything.
-    package mutating func removeAll() {
+    public mutating func removeAll() {
         self = LRUCache(costLimit: costLimit)
     }
 

@@ -141,6 +141,27 @@ public struct Endpoint<Response>: Sendable {
     ///
     /// An error `transform` throws is reported as a decoding error.
     public func map<Other>(_ transform: @escaping @Sendable (Response) throws -> Other) -> Endpoint<Other> {
+        mapResponse { value, _ in try transform(value) }
+    }
+
+    /// The same request, its decoded value passed through `transform` with the response's head:
+    /// for what a service says in header fields, such as an entity tag or the number of results
+    /// on all pages.
+    ///
+    /// ```swift
+    /// struct Tagged: Sendable {
+    ///     var titles: [String]
+    ///     var entityTag: String?
+    /// }
+    /// let tagged = Endpoint<[String]>(path: "/titles").mapResponse { titles, head in
+    ///     Tagged(titles: titles, entityTag: head.headerFields[.eTag])
+    /// }
+    /// ```
+    ///
+    /// An error `transform` throws is reported as a decoding error.
+    public func mapResponse<Other>(
+        _ transform: @escaping @Sendable (Response, HTTPResponse) throws -> Other
+    ) -> Endpoint<Other> {
         let decode = self.decode
         var mapped = Endpoint<Other>(
             method: method,
@@ -153,7 +174,7 @@ public struct Endpoint<Response>: Sendable {
             body: body,
             acceptedContentTypes: acceptedContentTypes
         ) { response, decoder in
-            try transform(try decode(response, decoder))
+            try transform(try decode(response, decoder), response.head)
         }
         mapped.decoder = decoder
         mapped.cachePolicy = cachePolicy

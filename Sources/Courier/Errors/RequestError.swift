@@ -9,6 +9,7 @@ import Foundation
 /// ```swift
 /// do throws(RequestError) {
 ///     let movie = try await client.send(TMDB.movie(id: 550))
+///     show(movie)
 /// } catch .cancelled {
 ///     // superseded or abandoned: not a failure, show nothing
 /// } catch {

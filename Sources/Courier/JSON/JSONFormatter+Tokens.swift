@@ -159,8 +159,10 @@ extension JSONFormatter {
                 continue
             }
             guard byte >= 0x80 else { throw error(JSONSyntax.Reason.controlCharacter(byte), at: base + index) }
-            let (length, second) = JSONSyntax.utf8Sequence(lead: byte)
-            guard length > 0 else { throw error(JSONSyntax.Reason.invalidUTF8(lead: byte), at: base + index) }
+            guard let sequence = UTF8Sequence(lead: byte) else {
+                throw error(JSONSyntax.Reason.invalidUTF8(lead: byte), at: base + index)
+            }
+            let (length, second) = (sequence.length, sequence.second)
             let available = min(length, bytes.count - index)
             for offset in 1..<max(available, 1) {
                 let next = bytes[index + offset]

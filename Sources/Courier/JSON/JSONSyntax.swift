@@ -264,11 +264,11 @@ extension JSONSyntax {
         /// surrogates, nothing above U+10FFFF).
         mutating func skipMultiByteScalar() throws(JSONSyntaxError) {
             let lead = bytes[index]
-            let (count, range) = JSONSyntax.utf8Sequence(lead: lead)
-            guard count > 0, index + count <= bytes.count, range.contains(bytes[index + 1]),
-                bytes[(index + 2)..<(index + count)].allSatisfy({ $0 & 0xC0 == 0x80 })
+            guard let sequence = UTF8Sequence(lead: lead), index + sequence.length <= bytes.count,
+                sequence.second.contains(bytes[index + 1]),
+                bytes[(index + 2)..<(index + sequence.length)].allSatisfy({ $0 & 0xC0 == 0x80 })
             else { throw error(Reason.invalidUTF8(lead: lead)) }
-            index += count
+            index += sequence.length
         }
 
         mutating func skipNumber() throws(JSONSyntaxError) {
@@ -430,22 +430,6 @@ extension JSONSyntax {
     static func hex(_ byte: UInt8) -> String {
         let digits = String(byte, radix: 16, uppercase: true)
         return byte < 0x10 ? "0" + digits : digits
-    }
-
-    /// The length of the UTF-8 sequence `lead` starts (2 to 4; 0 when `lead` starts none) and
-    /// the range its second byte must be in (RFC 3629: no overlongs, no surrogates, nothing
-    /// above U+10FFFF); later bytes are 0x80...0xBF.
-    static func utf8Sequence(lead: UInt8) -> (count: Int, second: ClosedRange<UInt8>) {
-        switch lead {
-        case 0xC2...0xDF: (2, 0x80...0xBF)
-        case 0xE0: (3, 0xA0...0xBF)
-        case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80...0xBF)
-        case 0xED: (3, 0x80...0x9F)
-        case 0xF0: (4, 0x90...0xBF)
-        case 0xF1...0xF3: (4, 0x80...0xBF)
-        case 0xF4: (4, 0x80...0x8F)
-        default: (0, 0...0)
-        }
     }
 }
 

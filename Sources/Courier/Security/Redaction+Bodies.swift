@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 extension Redaction {
     /// `body` with the values of secret fields replaced by `REDACTED`: the members of JSON
@@ -11,7 +11,12 @@ extension Redaction {
     /// The form is told by `contentType`; a body without one is read as JSON when it starts
     /// like JSON, and as a form when it is made of form characters only and has a `=`. Other
     /// bodies (images, archives…) are returned as they are.
-    package static func redactingBody(_ body: Data, contentType: String?) -> Data {
+    ///
+    /// - Parameters:
+    ///   - body: The body's bytes.
+    ///   - contentType: The body's `Content-Type`, if it has one.
+    /// - Returns: The body with the secret values replaced.
+    public static func redactingBody(_ body: Data, contentType: String?) -> Data {
         let essence = contentType.map { MediaType.essence(of: $0) } ?? ""
         if essence == "application/x-www-form-urlencoded" || (contentType == nil && looksLikeForm(body)) {
             // On bytes: a form with a byte that is not UTF-8 is redacted all the same.

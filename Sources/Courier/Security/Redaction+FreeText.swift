@@ -4,13 +4,19 @@ extension Redaction {
     /// `;jsessionid=…`, also after `&amp;`) and user information (`https://user:password@host`,
     /// also with JSON's `\/` escapes). For header values such as `Location` and `Link`, and for
     /// text bodies, where URLs hide in free text.
-    package static func redactingURLs(in text: String) -> String {
+    ///
+    /// - Parameter text: Any text.
+    /// - Returns: The text with those values replaced; `text` itself when it holds none.
+    public static func redactingURLs(in text: String) -> String {
         redacting(text, as: .freeText)
     }
 
     /// The URL with the values of secret query and fragment items and any user information
     /// replaced.
-    package static func redactingURL(_ url: String) -> String {
+    ///
+    /// - Parameter url: A URL, as text.
+    /// - Returns: The URL with those values replaced; `url` itself when it holds none.
+    public static func redactingURL(_ url: String) -> String {
         redacting(url, as: .url)
     }
 

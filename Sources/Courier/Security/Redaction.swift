@@ -1,9 +1,21 @@
 import Foundation
-package import HTTPTypes
+public import HTTPTypes
 
-/// Hides secrets in header fields and URLs before they reach logs, cURL commands or messages.
-package enum Redaction {
-    package static let placeholder = "REDACTED"
+/// The one rule Courier uses to keep credentials out of logs, error messages, cURL commands,
+/// cassettes and cache files: which header fields, query items and body fields hold secrets,
+/// and the text with their values replaced by `REDACTED`.
+///
+/// Use it wherever a program of yours writes down what it sent or received:
+///
+/// ```swift
+/// let shown = Redaction.redactingURL("https://api.example.com/v1?api_key=abc123&page=2")
+/// // "https://api.example.com/v1?api_key=REDACTED&page=2"
+/// let header = Redaction.displayedValue(of: HTTPField(name: .authorization, value: "Bearer abc123"))
+/// // "REDACTED"
+/// ```
+public enum Redaction {
+    /// What a secret value is replaced with: `REDACTED`.
+    public static let placeholder = "REDACTED"
 
     /// Header fields whose values are credentials, besides those whose names contain one of
     /// ``secretNameParts`` or `auth`.
@@ -34,7 +46,10 @@ package enum Redaction {
     /// `password`, `api-key`, `session`… (`X-API-Key`, `X-Auth-Token`, `X-Session-Id`). The one
     /// rule behind redaction in logs, messages and cassettes and behind what a redirect to
     /// another origin leaves behind.
-    package static func isSecret(_ name: HTTPField.Name) -> Bool {
+    ///
+    /// - Parameter name: The header field's name.
+    /// - Returns: Whether the field's value must never be shown.
+    public static func isSecret(_ name: HTTPField.Name) -> Bool {
         if secretHeaders.contains(name) { return true }
         if challengeHeaders.contains(name) { return false }
         let canonical = name.canonicalName
@@ -43,7 +58,10 @@ package enum Redaction {
 
     /// Whether a query item, form field or JSON key of this name holds a credential
     /// (`api_key`, `access_token`, `client_secret`, `password`, `key`…), in any case.
-    package static func isSecretName(_ name: some StringProtocol) -> Bool {
+    ///
+    /// - Parameter name: The item's, field's or key's name.
+    /// - Returns: Whether its value must never be shown.
+    public static func isSecretName(_ name: some StringProtocol) -> Bool {
         let lowercased = name.lowercased()
         return secretQueryNames.contains(lowercased) || containsSecretPart(lowercased)
     }
@@ -90,7 +108,12 @@ package enum Redaction {
     /// The field's value, or `REDACTED` when it is a credential and `redacting` is on; with
     /// `redacting` on, the credentials in URLs it holds (a `Location` or `Link` with
     /// `?access_token=…`) are replaced too.
-    package static func displayedValue(of field: HTTPField, redacting: Bool = true) -> String {
+    ///
+    /// - Parameters:
+    ///   - field: The header field.
+    ///   - redacting: Whether to hide secrets; `false` shows the value as it is.
+    /// - Returns: The value to show.
+    public static func displayedValue(of field: HTTPField, redacting: Bool = true) -> String {
         guard redacting else { return field.value }
         return isSecret(field.name) ? placeholder : redactingURLs(in: field.value)
     }

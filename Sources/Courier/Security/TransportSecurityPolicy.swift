@@ -74,8 +74,18 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
     }
 
     /// Whether `authority` (`host[:port]`, as a `Host` field gives it) names this machine; an
-    /// authority ``RequestTarget`` refuses never does.
-    package static func isLoopback(authority: String) -> Bool {
+    /// authority Courier would refuse to send a request to never does. For servers that accept
+    /// only requests addressed to this machine (a `Host` check against DNS rebinding).
+    ///
+    /// ```swift
+    /// TransportSecurityPolicy.isLoopback(authority: "127.0.0.1:8090")   // true
+    /// TransportSecurityPolicy.isLoopback(authority: "[::1]")            // true
+    /// TransportSecurityPolicy.isLoopback(authority: "example.com")      // false
+    /// ```
+    ///
+    /// - Parameter authority: `host` or `host:port`, with IPv6 addresses in brackets.
+    /// - Returns: Whether it names a loopback address or `localhost`.
+    public static func isLoopback(authority: String) -> Bool {
         let request = PreparedRequest(head: HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/"))
         guard let target = try? RequestTarget(request) else { return false }
         return isLoopback(target.host)

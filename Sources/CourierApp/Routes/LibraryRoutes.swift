@@ -2,27 +2,35 @@ import Courier
 import Hummingbird
 import LibraryKit
 
-/// The Libraries tab: the library service's two searches, through ``LibraryClient``.
+/// The Libraries tab: the library service's two searches, through ``LibraryKit/LibraryService``'s endpoints.
 ///
 /// - `GET /api/library/locations?country=&offset=`
 /// - `GET /api/library/catalog?q=&offset=`
 struct LibraryRoutes: Sendable {
-    let library: LibraryClient
+    let library: HTTPClient
     static let pageSize = 50
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/api/library/locations") { request, _ in
             await answer(request) { offset throws(RequestError) in
-                try await library.locations(
-                    country: request.parameter("country") ?? "",
-                    limit: Self.pageSize,
-                    offset: offset
+                try await library.send(
+                    LibraryService.locations(
+                        country: request.parameter("country") ?? "",
+                        limit: Self.pageSize,
+                        offset: offset
+                    )
                 )
             }
         }
         router.get("/api/library/catalog") { request, _ in
             await answer(request) { offset throws(RequestError) in
-                try await library.books(titlePrefix: request.parameter("q") ?? "", limit: Self.pageSize, offset: offset)
+                try await library.send(
+                    LibraryService.catalog(
+                        titlePrefix: request.parameter("q") ?? "",
+                        limit: Self.pageSize,
+                        offset: offset
+                    )
+                )
             }
         }
     }

@@ -18,7 +18,7 @@ import ServiceLifecycle
 /// - `GET /api/movies/top-rated?page=N`
 struct MoviesRoutes: Sendable {
     let store: FavoritesStore
-    let tmdb: TMDBClient
+    let tmdb: HTTPClient
     let ratings: RatingQueue
 
     func add(to router: Router<BasicRequestContext>) {
@@ -125,7 +125,7 @@ struct MoviesRoutes: Sendable {
                     group.addTask {
                         defer { sink.finish() }
                         do throws(FavoritesError) {
-                            let summary = try await updater.refresh(staleAfter: 0) { done, total in
+                            let summary = try await updater.refresh(staleAfter: .zero) { done, total in
                                 sink.yield(Progress(done: done, total: total))
                             }
                             sink.yield(Progress(summary))
@@ -142,11 +142,11 @@ struct MoviesRoutes: Sendable {
     }
 
     private func topRated(_ request: Request) async -> Response {
-        guard let page = Int(request.parameter("page") ?? "1"), (1...TMDBAPI.maximumPage).contains(page) else {
-            return AppResponse.problem(.badRequest, "The page must be a number from 1 to \(TMDBAPI.maximumPage).")
+        guard let page = Int(request.parameter("page") ?? "1"), (1...TMDB.maximumPage).contains(page) else {
+            return AppResponse.problem(.badRequest, "The page must be a number from 1 to \(TMDB.maximumPage).")
         }
         do {
-            let chart = try await tmdb.topRated(page: page)
+            let chart = try await tmdb.send(TMDB.movies.topRated(page: page))
             return AppResponse.json(ChartJSON(chart))
         } catch {
             return AppResponse.problem(.badGateway, RatingUpdater.reason(error))
@@ -278,7 +278,7 @@ private struct ChartJSON: Encodable {
 
     init(_ page: MoviePage) {
         self.page = page.page
-        totalPages = min(page.totalPages, TMDBAPI.maximumPage)
+        totalPages = min(page.totalPages, TMDB.maximumPage)
         results = page.results.map {
             Movie(id: $0.id, title: $0.title, year: $0.year, voteAverage: $0.voteAverage, popularity: $0.popularity)
         }

@@ -6,10 +6,10 @@ import Synchronization
 /// in flight and no other page's. The least recently used sessions are forgotten past
 /// `capacity`: a page that comes back gets a new one.
 final class SearchSessions: Sendable {
-    private let store: StoreClient
+    private let store: HTTPClient
     private let sessions: Mutex<LRUCache<String, SearchSession>>
 
-    init(store: StoreClient, capacity: Int = 256) {
+    init(store: HTTPClient, capacity: Int = 256) {
         self.store = store
         self.sessions = Mutex(LRUCache(costLimit: capacity))
     }

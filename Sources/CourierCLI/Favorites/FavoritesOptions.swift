@@ -40,7 +40,7 @@ struct DatabaseOption: ParsableArguments {
 /// Where TMDB is and how to reach it, shared by the `courier movies` commands that call it.
 struct TMDBOptions: ParsableArguments {
     @Option(help: "TMDB's address, for a stand-in or a recording served by courier replay.")
-    var service = TMDBAPI.defaultBaseURL.absoluteString
+    var service = TMDB.defaultBaseURL.absoluteString
 
     @Option(
         help: "Give up on a request after this many seconds (\(NumericOption.describe(NumericOption.timeouts))).",
@@ -57,14 +57,14 @@ struct TMDBOptions: ParsableArguments {
     }
 
     func serviceURL() throws -> URL {
-        try ServiceURL.parse(service, example: TMDBAPI.defaultBaseURL.absoluteString)
+        try ServiceURL.parse(service, example: TMDB.defaultBaseURL.absoluteString)
     }
 
     /// `TMDB_ACCESS_TOKEN` or `TMDB_API_KEY`. A stand-in (`--service`) may be called without
     /// either; the real TMDB may not, and the failure says how to get a key or work offline.
     func credentials() throws -> TMDBCredentials? {
         if let credentials = TMDBCredentials(environment: ProcessInfo.processInfo.environment) { return credentials }
-        guard try serviceURL().host?.lowercased() != TMDBAPI.defaultBaseURL.host else {
+        guard try serviceURL().host?.lowercased() != TMDB.defaultBaseURL.host else {
             throw CommandFailure(TMDBCredentials.commandLineHelp(serviceOption: "--service"), status: .usage)
         }
         return nil
@@ -75,7 +75,7 @@ struct TMDBOptions: ParsableArguments {
     func withClient<Result: Sendable>(
         credentials: TMDBCredentials?,
         connections: Int = 8,
-        _ body: @Sendable (TMDBClient) async throws -> Result
+        _ body: @Sendable (HTTPClient) async throws -> Result
     ) async throws -> Result {
         let baseURL = try serviceURL()
         let recorder = try recording.makeRecorder()
@@ -85,13 +85,15 @@ struct TMDBOptions: ParsableArguments {
             try await security.withTransport(
                 configuration: .init(maxConnectionsPerHost: connections)
             ) { transport in
-                let tmdb = TMDBClient(
-                    baseURL: baseURL,
-                    credentials: credentials,
+                let tmdb = HTTPClient(
                     transport: transport,
-                    securityPolicy: policy,
-                    timeout: NumericOption.duration(seconds: timeout),
-                    middleware: middleware
+                    configuration: .tmdb(
+                        baseURL: baseURL,
+                        credentials: credentials,
+                        securityPolicy: policy,
+                        timeout: NumericOption.duration(seconds: timeout),
+                        middleware: middleware
+                    )
                 )
                 return try await body(tmdb)
             }

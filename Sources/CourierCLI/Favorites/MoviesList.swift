@@ -54,8 +54,9 @@ struct MoviesWatch: AsyncParsableCommand {
     func run() async throws {
         let store = try storage.open()
         let isTerminal = isatty(STDOUT_FILENO) == 1
-        do {
-            for try await favorites in store.favoritesUpdates(of: member) {
+        var updates = store.favoritesUpdates(of: member).makeAsyncIterator()
+        do throws(FavoritesError) {
+            while let favorites = try await updates.next() {
                 var screen = isTerminal ? "\u{1B}[H\u{1B}[2J" : ""
                 let whose = member.map { "\($0)'s favourites" } ?? "Favourites"
                 let pending = favorites.filter { $0.popularity == nil }.count
@@ -66,7 +67,7 @@ struct MoviesWatch: AsyncParsableCommand {
                 }
                 Terminal.write(Data((isTerminal ? screen : screen + "\n").utf8))
             }
-        } catch let error as FavoritesError {
+        } catch {
             throw CommandFailure(error)
         }
     }

@@ -42,7 +42,7 @@ struct MoviesRefresh: AsyncParsableCommand {
         let summary = try await tmdb.withClient(credentials: credentials, connections: max(8, concurrency)) { client in
             do throws(FavoritesError) {
                 return try await RatingUpdater(store: store, tmdb: client).refresh(
-                    staleAfter: staleAfter,
+                    staleAfter: .seconds(staleAfter),
                     concurrency: concurrency
                 ) { done, total in bar.update(done: done, of: total) }
             } catch {

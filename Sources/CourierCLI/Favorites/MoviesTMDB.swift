@@ -22,13 +22,13 @@ struct MoviesTopRated: AsyncParsableCommand {
     @OptionGroup var tmdb: TMDBOptions
 
     /// `--page`: the pages TMDB serves.
-    static let pageRange = 1...TMDBAPI.maximumPage
+    static let pageRange = 1...TMDB.maximumPage
 
     func run() async throws {
         let page = self.page
         let chart = try await tmdb.withClient(credentials: try tmdb.credentials()) { client in
             do throws(RequestError) {
-                return try await client.topRated(page: page)
+                return try await client.send(TMDB.movies.topRated(page: page))
             } catch {
                 throw CommandFailure(error)
             }
@@ -51,7 +51,7 @@ struct MoviesTopRated: AsyncParsableCommand {
             .init("VOTES", alignment: .right), .init("POPULARITY", alignment: .right),
         ]
         if !rows.isEmpty { Terminal.output(Table(columns: columns, rows: rows).rendered()) }
-        let next = chart.page < min(chart.totalPages, TMDBAPI.maximumPage) ? " Next: --page \(chart.page + 1)." : ""
+        let next = chart.page < min(chart.totalPages, TMDB.maximumPage) ? " Next: --page \(chart.page + 1)." : ""
         Terminal.error("Page \(chart.page) of \(chart.totalPages) (\(chart.totalResults.formatted()) movies).\(next)")
     }
 
@@ -102,7 +102,7 @@ struct MoviesShow: AsyncParsableCommand {
         let id = self.id
         let movie = try await tmdb.withClient(credentials: try tmdb.credentials()) { client in
             do throws(RequestError) {
-                return try await client.movie(id: id)
+                return try await client.send(TMDB.movie(id).details)
             } catch {
                 if error.httpFailure?.status == 404 {
                     throw CommandFailure("TMDB has no movie with id \(id). \(error.message)", status: .nothingFound)

@@ -70,8 +70,7 @@ struct LibraryCommand: AsyncParsableCommand {
             let summary = try await options.perform { database throws(LibraryDatabaseError) in
                 try await database.importData(libraryData)
             }
-            let seconds = (ContinuousClock.now - started).components
-            let elapsed = Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18
+            let elapsed = (ContinuousClock.now - started).seconds
             Terminal.output(
                 "Imported \(summary.books) books and \(summary.locations) locations in "
                     + "\(String(format: "%.1f", elapsed)) s."

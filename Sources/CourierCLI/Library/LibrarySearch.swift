@@ -28,7 +28,7 @@ struct LibrarySearchOptions: ParsableArguments {
     @OptionGroup var security: SecurityOptions
 
     /// `--limit`: what the service accepts.
-    static let limitRange = 0...LibraryAPI.maximumLimit
+    static let limitRange = 0...LibraryService.maximumLimit
 
     /// `--offset`: up to a billion.
     static let offsetRange = 0...1_000_000_000
@@ -47,17 +47,15 @@ struct LibrarySearchOptions: ParsableArguments {
         nothingFound: String,
         columns: [Table.Column],
         row: (Item) -> [String],
-        search: @Sendable (LibraryClient) async throws(RequestError) -> Page<Item>
+        search: @Sendable (HTTPClient) async throws(RequestError) -> Page<Item>
     ) async throws {
         let url = try serviceURL()
         let page: Page<Item>
         do {
             page = try await security.withTransport { transport in
-                let client = HTTPClient(
-                    transport: transport,
-                    configuration: .init(baseURL: url, securityPolicy: security.policy, timeout: .seconds(10))
-                )
-                return try await search(LibraryClient(client: client))
+                var configuration = HTTPClient.Configuration.library(service: url)
+                configuration.securityPolicy = security.policy
+                return try await search(HTTPClient(transport: transport, configuration: configuration))
             }
         } catch let error as RequestError {
             throw Self.failure(error, service: url)
@@ -119,7 +117,7 @@ struct Locations: AsyncParsableCommand {
             columns: [.init(""), .init("ADDRESS"), .init("CITY"), .init("COUNTRY"), .init("HOURS")],
             row: { [$0.emoji, $0.streetAddress, $0.city, $0.country, $0.hours] },
             search: { library throws(RequestError) in
-                try await library.locations(country: country, limit: limit, offset: offset)
+                try await library.send(LibraryService.locations(country: country, limit: limit, offset: offset))
             }
         )
     }
@@ -153,7 +151,7 @@ struct Catalog: AsyncParsableCommand {
             columns: [.init("TITLE"), .init("AUTHOR"), .init("YEAR", alignment: .right)],
             row: { [$0.title, $0.author ?? "", $0.year.map(Self.year) ?? ""] },
             search: { library throws(RequestError) in
-                try await library.books(titlePrefix: prefix, limit: limit, offset: offset)
+                try await library.send(LibraryService.catalog(titlePrefix: prefix, limit: limit, offset: offset))
             }
         )
     }

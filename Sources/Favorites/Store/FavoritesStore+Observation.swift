@@ -19,12 +19,12 @@ extension FavoritesStore {
     public func favoritesUpdates(
         of member: String? = nil,
         checkingOtherProcessesEvery interval: Duration = .milliseconds(200)
-    ) -> AsyncThrowingStream<[FavoriteMovie], any Error> {
+    ) -> FavoritesUpdates {
         let observation = ValueObservation.tracking { db in try Self.favorites(of: member, in: db) }
             .removeDuplicates()
         let pool = self.pool
         let store = self
-        return AsyncThrowingStream { continuation in
+        let lists = AsyncThrowingStream<[FavoriteMovie], any Error> { continuation in
             let task = Task {
                 do {
                     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -50,6 +50,7 @@ extension FavoritesStore {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+        return FavoritesUpdates(lists, path: location.path)
     }
 
     /// Polls `PRAGMA data_version` on a connection of its own (the value is per connection)
@@ -57,7 +58,7 @@ extension FavoritesStore {
     private func forwardOtherProcessesChanges(every interval: Duration) async throws {
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.busyMode = .timeout(Self.busyTimeout.timeInterval)
         configuration.label = "favorites.data-version"
         let probe = try DatabaseQueue(path: location.path, configuration: configuration)
         var version = try await probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }

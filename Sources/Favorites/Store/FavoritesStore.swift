@@ -12,11 +12,11 @@ import GRDB
 /// let store = try FavoritesStore(at: FavoritesStore.defaultLocation())
 /// try await store.addMember("Anna")
 /// let added = try await store.addFavorite("Dune", for: "Anna")   // rating pending
-/// try await store.recordRating(of: added.movie.id, tmdbID: 438631, popularity: 138.3)
+/// try await store.recordRating(of: added.favorite.movieID, tmdbID: 438631, popularity: 138.3)
 /// ```
 public struct FavoritesStore: Sendable {
     /// How long a write waits for another process's write to finish.
-    public static let busyTimeout: TimeInterval = 10
+    public static let busyTimeout: Duration = .seconds(10)
 
     /// The database file.
     public let location: URL
@@ -35,7 +35,7 @@ public struct FavoritesStore: Sendable {
                 withIntermediateDirectories: true
             )
             var configuration = Configuration()
-            configuration.busyMode = .timeout(Self.busyTimeout)
+            configuration.busyMode = .timeout(Self.busyTimeout.timeInterval)
             configuration.label = "favorites"
             pool = try DatabasePool(path: location.path, configuration: configuration)
             let migrator = FavoritesSchema.migrator
@@ -208,10 +208,10 @@ public struct FavoritesStore: Sendable {
     /// Movies whose rating is pending (never looked up, or the last lookup failed without a
     /// rating) or older than `staleAfter`, oldest first.
     public func moviesNeedingRating(
-        staleAfter: TimeInterval,
+        staleAfter: Duration,
         now: Date = Date()
     ) async throws(FavoritesError) -> [Movie] {
-        let cutoff = now.addingTimeInterval(-staleAfter)
+        let cutoff = now.addingTimeInterval(-staleAfter.timeInterval)
         return try await read { db in
             try Row.fetchAll(
                 db,

@@ -1,3 +1,5 @@
+import Courier
+
 /// Checking UTF-8 on bytes, eight ASCII bytes at a time.
 enum UTF8Scan {
     /// Why a check stopped before the end of its input.
@@ -24,8 +26,8 @@ enum UTF8Scan {
             guard index < bytes.count else { break }
             guard left > 0 else { return (index, .none) }
             let lead = bytes[index]
-            let (length, second) = sequence(lead: lead)
-            guard length > 0 else { return (index, .invalid) }
+            guard let sequence = UTF8Sequence(lead: lead) else { return (index, .invalid) }
+            let (length, second) = (sequence.length, sequence.second)
             let available = min(length, bytes.count - index)
             for offset in 1..<max(available, 1) {
                 let next = bytes[index + offset]
@@ -49,21 +51,5 @@ enum UTF8Scan {
         }
         while index < bytes.count, bytes[index] < 0x80 { index += 1 }
         return index
-    }
-
-    /// The length of the sequence `lead` starts (2 to 4; 0 when it starts none) and the range
-    /// its second byte must be in (RFC 3629: no overlongs, no surrogates, nothing above
-    /// U+10FFFF); later bytes are 0x80...0xBF.
-    static func sequence(lead: UInt8) -> (length: Int, second: ClosedRange<UInt8>) {
-        switch lead {
-        case 0xC2...0xDF: (2, 0x80...0xBF)
-        case 0xE0: (3, 0xA0...0xBF)
-        case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80...0xBF)
-        case 0xED: (3, 0x80...0x9F)
-        case 0xF0: (4, 0x90...0xBF)
-        case 0xF1...0xF3: (4, 0x80...0xBF)
-        case 0xF4: (4, 0x80...0x8F)
-        default: (0, 0...0)
-        }
     }
 }

@@ -6,8 +6,9 @@
 /// metrics.
 ///
 /// ```swift
-/// do {
+/// do throws(FeedError) {
 ///     let feed = try FeedParser().parse(data)
+///     print(feed.title ?? "untitled")
 /// } catch .limitExceeded(.documentSize(let limit)) {
 ///     print("larger than \(limit) bytes")
 /// } catch {

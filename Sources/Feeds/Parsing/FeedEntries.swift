@@ -15,8 +15,8 @@ extension FeedParser {
     /// `feed` has the feed's own fields.
     ///
     /// ```swift
-    /// let (bytes, _) = try await URLSession.shared.bytes(from: url)
-    /// for try await entry in FeedParser().entries(in: bytes.chunked()) { print(entry.title ?? "") }
+    /// let response = try await client.stream(Endpoint<Data>(url: url))  // Courier's streamed body
+    /// for try await entry in FeedParser().entries(in: response.body) { print(entry.title ?? "") }
     /// ```
     public func entries<Chunks: AsyncSequence>(
         in chunks: Chunks,

@@ -4,7 +4,7 @@ import LibraryKit
 /// The parameters of a search: the prefix, and which page of results.
 struct ListQuery: Sendable, Equatable {
     var prefix: String = ""
-    var limit: Int = LibraryAPI.defaultLimit
+    var limit: Int = LibraryService.defaultLimit
     var offset: Int = 0
 
     /// Reads `prefixName` (`q`, `country`), `limit` and `offset` from a URL's query string,
@@ -39,13 +39,13 @@ struct ListQuery: Sendable, Equatable {
             }
             switch name {
             case "limit":
-                if let limit = Int(value), (0...LibraryAPI.maximumLimit).contains(limit) {
+                if let limit = Int(value), (0...LibraryService.maximumLimit).contains(limit) {
                     result.limit = limit
                 } else {
                     errors.append(
                         .init(
                             parameter: name,
-                            detail: "must be a whole number from 0 to \(LibraryAPI.maximumLimit), not '\(value)'"
+                            detail: "must be a whole number from 0 to \(LibraryService.maximumLimit), not '\(value)'"
                         )
                     )
                 }

@@ -10,7 +10,11 @@ import Darwin
 /// address: a program adds how its own users choose one.
 ///
 /// ```swift
-/// do { try await server.run(host: "127.0.0.1", port: 8080) } catch .cannotListen(_, .portInUse) { … }
+/// do {
+///     try await server.run(host: "127.0.0.1", port: 8080)
+/// } catch LibraryServerError.cannotListen(_, .portInUse) {
+///     try await server.run(host: "127.0.0.1", port: 8081)
+/// }
 /// ```
 public enum ListenFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// Another server listens on the port.

@@ -119,7 +119,9 @@ case "keystrokes":
             ).arrayValue?.compactMap(\.doubleValue) ?? []
         }
         let engineAlone = try await AsyncHTTPClientTransport.withTransport { transport in
-            let session = SearchSession(store: StoreClient(baseURL: app.server.baseURL, transport: transport))
+            let session = SearchSession(
+                store: HTTPClient(transport: transport, configuration: .iTunesStore(baseURL: app.server.baseURL))
+            )
             var times: [Double] = []
             for index in 0..<searches {
                 let start = ContinuousClock.now

@@ -1,0 +1,21 @@
+public import Courier
+public import Foundation
+
+extension HTTPClient.Configuration {
+    /// A configuration for the iTunes store, or for anything that answers like it (a stand-in,
+    /// a replayed recording), to send ``ITunesStore``'s endpoints.
+    ///
+    /// ```swift
+    /// let store = HTTPClient(transport: transport, configuration: .iTunesStore())
+    /// let session = SearchSession(store: store)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - baseURL: The store: the real one by default, or a stand-in.
+    ///   - timeout: How long one search may take.
+    /// - Returns: The configuration; pass it to `HTTPClient(transport:configuration:)`.
+    public static func iTunesStore(baseURL: URL = ITunesStore.defaultBaseURL, timeout: Duration = .seconds(15)) -> Self
+    {
+        Self(baseURL: baseURL, timeout: timeout)
+    }
+}
