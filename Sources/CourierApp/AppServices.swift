@@ -22,14 +22,14 @@ import StoreSearch
 /// }
 /// ```
 public struct AppServices: Sendable {
-    /// The library service (seed 000), for ``LibraryKit/LibraryService``'s endpoints.
+    /// The library service (seed 000), for `LibraryService`'s endpoints.
     public var library: HTTPClient
-    /// The store searched by the Store tab (seed 002), for ``StoreSearch/ITunesStore``'s endpoints.
+    /// The store searched by the Store tab (seed 002), for `ITunesStore`'s endpoints.
     public var store: HTTPClient
     /// Loads artwork for the Store tab; only URLs of results the app returned are asked for.
     public var artwork: ImagePipeline
     /// Rates favourites and lists the top-rated movies (seeds 001/004), for
-    /// ``Favorites/TMDB``'s endpoints.
+    /// `TMDB`'s endpoints.
     public var tmdb: HTTPClient
     /// The family's favourites.
     public var favorites: FavoritesStore

@@ -17,7 +17,7 @@ import NIOSSL
 /// ```swift
 /// try await AsyncHTTPClientTransport.withTransport { transport in
 ///     let client = HTTPClient(transport: transport)
-///     let movie = try await client.send(TMDB.movie(id: 550))
+///     let movie = try await client.send(MovieDB.movie(550).details)
 ///     print(movie.title)
 /// }
 /// ```

@@ -1,7 +1,8 @@
 /// The refs of a repository as they arrive; see ``AsyncGitClient/refs(_:protocolVersion:heads:tags:symref:)``.
 ///
-/// Reading throws ``GitWireError`` and nothing else. Leaving the loop early (a `break`, a
-/// cancelled task) ends the conversation with the server.
+/// Reading throws ``GitWireError`` and nothing else. Cancelling the reading task ends the
+/// conversation with the server, and so does leaving the loop early (a `break`) once nothing
+/// else holds the sequence.
 public struct AdvertisedRefs: AsyncSequence, Sendable {
     /// What the sequence yields.
     public typealias Element = AdvertisedRef
@@ -19,6 +20,8 @@ public struct AdvertisedRefs: AsyncSequence, Sendable {
     }
 
     /// Starts reading.
+    ///
+    /// - Returns: An iterator over the sequence.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(refs: refs.makeAsyncIterator(), address: address)
     }
@@ -29,11 +32,18 @@ public struct AdvertisedRefs: AsyncSequence, Sendable {
         let address: String
 
         /// The next ref, or `nil` after the last one.
+        ///
+        /// - Returns: The ref, or `nil` at the end.
+        /// - Throws: ``GitWireError`` when the conversation fails.
         public mutating func next() async throws(GitWireError) -> AdvertisedRef? {
             try await next(isolation: nil)
         }
 
-        /// The next ref, or `nil` after the last one.
+        /// The next ref, or `nil` after the last one, read on the caller's executor.
+        ///
+        /// - Parameter actor: The caller's actor, if any.
+        /// - Returns: The ref, or `nil` at the end.
+        /// - Throws: ``GitWireError`` when the conversation fails.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(GitWireError) -> AdvertisedRef? {
             do {
                 return try await refs.next(isolation: actor)

@@ -94,7 +94,7 @@ public struct BlockingGitClient: Sendable {
             } else if count == 0 {
                 throw .connectionLost(address)
             } else if errno == EAGAIN || errno == EWOULDBLOCK {
-                throw .timedOut(address, after: timeout)
+                throw .timedOut(address, after: Clock.used(timeout))
             } else if errno != EINTR {
                 throw .connectionLost(address)
             }
@@ -169,7 +169,7 @@ public struct BlockingGitClient: Sendable {
             } else if count < 0, errno == EINTR {
                 continue
             } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                throw .timedOut(clock.address, after: timeout)
+                throw .timedOut(clock.address, after: Clock.used(timeout))
             } else {
                 throw .connectionLost(clock.address)
             }
@@ -204,14 +204,20 @@ extension BlockingGitClient {
                 let (seconds, attoseconds) = ContinuousClock.now.duration(to: end).components
                 let left = seconds * 1000 + attoseconds / 1_000_000_000_000_000  // within a year: no overflow
                 let step = Self.milliseconds(timeout)
-                guard left > 0 else { throw .timedOut(address, after: deadline) }
+                guard left > 0 else { throw .timedOut(address, after: Self.used(deadline)) }
                 var request = pollfd(fd: descriptor, events: Int16(events), revents: 0)
                 let ready = poll(&request, 1, Int32(min(step, left, Int64(Int32.max))))
                 if ready > 0 { return }
                 if ready < 0, errno == EINTR { continue }
                 if ready < 0 { throw .connectionLost(address) }
-                throw .timedOut(address, after: step <= left ? timeout : deadline)
+                throw .timedOut(address, after: Self.used(step <= left ? timeout : deadline))
             }
+        }
+
+        /// The time a `duration` given stands for here: whole milliseconds, at least 1, at
+        /// most a year.
+        static func used(_ duration: Duration) -> Duration {
+            .milliseconds(milliseconds(duration))
         }
 
         /// `duration` as whole milliseconds, at least 1 and at most a year: a huge value

@@ -2,7 +2,7 @@ public import Courier
 import Foundation
 public import HTTPTypes
 
-/// The library service's API as values: each search is an ``Endpoint`` that knows it answers
+/// The library service's API as values: each search is an `Endpoint` that knows it answers
 /// with a ``Page``. Paths are relative to the service's address, the base URL of a client made
 /// with ``Courier/HTTPClient/Configuration/library(service:timeout:)``.
 ///
@@ -32,6 +32,7 @@ public enum LibraryService {
     ///   - limit: At most this many (the service allows 0 to ``maximumLimit``; `nil` for its
     ///     default, ``defaultLimit``).
     ///   - offset: Skip this many results first.
+    /// - Returns: The request, answered with a page of ``Location``s and their total.
     public static func locations(country: String, limit: Int? = nil, offset: Int = 0) -> Endpoint<Page<Location>> {
         page(path: "/locations", query: URLQueryItem(name: "country", value: country), limit: limit, offset: offset)
     }
@@ -44,6 +45,7 @@ public enum LibraryService {
     ///   - limit: At most this many (the service allows 0 to ``maximumLimit``; `nil` for its
     ///     default, ``defaultLimit``).
     ///   - offset: Skip this many results first.
+    /// - Returns: The request, answered with a page of ``Book``s and their total.
     public static func catalog(titlePrefix: String, limit: Int? = nil, offset: Int = 0) -> Endpoint<Page<Book>> {
         page(path: "/catalog", query: URLQueryItem(name: "q", value: titlePrefix), limit: limit, offset: offset)
     }

@@ -1,7 +1,7 @@
 public import Courier
 public import Foundation
 
-/// The iTunes Search API as a value: its search is an ``Endpoint`` that knows it answers with
+/// The iTunes Search API as a value: its search is an `Endpoint` that knows it answers with
 /// ``SearchResults``. The path is relative to the store's address, the base URL of a client made
 /// with ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:timeout:)``.
 ///
@@ -34,6 +34,7 @@ public enum ITunesStore {
     ///   - country: A two-letter store country code (`us`, `fr`); `nil` for the API's default.
     ///   - language: `en_us` or `ja_jp`, the only two the API knows; `nil` for its default.
     ///   - limit: 1 to ``maximumLimit``.
+    /// - Returns: The request, answered with ``SearchResults``.
     public static func search(
         term: String,
         category: StoreCategory = .all,

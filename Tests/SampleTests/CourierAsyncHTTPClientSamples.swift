@@ -6,16 +6,6 @@ import Foundation
 /// articles), each in the context it takes for granted. Nothing calls them: the build compiles
 /// them.
 enum CourierAsyncHTTPClientSamples {
-    struct Movie: Decodable, Sendable {
-        var title: String
-    }
-
-    enum TMDB {
-        static func movie(id: Int) -> Endpoint<Movie> {
-            Endpoint(host: "api.themoviedb.org", path: "/3/movie/\(id)")
-        }
-    }
-
     /// Uses a value a sample leaves for the code after it.
     static func keep<Value>(_ value: Value) {}
 
@@ -24,7 +14,7 @@ enum CourierAsyncHTTPClientSamples {
     static func transportOverview() async throws {
         try await AsyncHTTPClientTransport.withTransport { transport in
             let client = HTTPClient(transport: transport)
-            let movie = try await client.send(TMDB.movie(id: 550))
+            let movie = try await client.send(MovieDB.movie(550).details)
             print(movie.title)
         }
     }

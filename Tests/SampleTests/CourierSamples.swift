@@ -15,16 +15,6 @@ enum CourierSamples {
         var title: String
     }
 
-    struct MovieDetails: Decodable, Sendable {
-        var title: String
-        var runtime: Int?
-    }
-
-    struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
-        var page: Int
-        var results: [Item]
-    }
-
     struct Location: Decodable, Sendable {
         var city: String
     }
@@ -65,19 +55,6 @@ enum CourierSamples {
 
     // MARK: - Courier.docc/DefiningAnAPI.md
 
-    enum TMDB {
-        static let host = "api.themoviedb.org"
-
-        static func topRated(page: Int) -> Endpoint<Page<Movie>> {
-            Endpoint(host: host, path: "/3/movie/top_rated", query: [URLQueryItem(name: "page", value: "\(page)")])
-                .convertingFromSnakeCase()
-        }
-
-        static func movie(id: Int) -> Endpoint<MovieDetails> {
-            Endpoint(host: host, path: "/3/movie/\(id)").convertingFromSnakeCase()
-        }
-    }
-
     // swift-format-ignore
     static func configureAClient(transport: some HTTPTransport, token: String) {
         let client = HTTPClient(
@@ -92,7 +69,7 @@ enum CourierSamples {
 
     static func handleErrors(client: HTTPClient) async {
         do throws(RequestError) {
-            let movie = try await client.send(TMDB.movie(id: 550))
+            let movie = try await client.send(MovieDB.movie(550).details)
             show(movie)
         } catch .cancelled {
             // superseded or abandoned: show nothing
@@ -107,7 +84,7 @@ enum CourierSamples {
 
     static func overview(transport: some HTTPTransport) async throws {
         let client = HTTPClient(transport: transport)
-        let page = try await client.send(TMDB.topRated(page: 1))
+        let page = try await client.send(MovieDB.movies.topRated(page: 1))
         keep(page)
     }
 
@@ -262,7 +239,7 @@ enum CourierSamples {
     }
 
     static func curlCommand(client: HTTPClient) throws {
-        print(try client.prepare(TMDB.movie(id: 550)).curlCommand())
+        print(try client.prepare(MovieDB.movie(550).details).curlCommand())
         // curl 'https://api.themoviedb.org/3/movie/550' -H 'Authorization: REDACTED' …
     }
 
@@ -287,7 +264,7 @@ enum CourierSamples {
 
     static func requestError(client: HTTPClient) async {
         do throws(RequestError) {
-            let movie = try await client.send(TMDB.movie(id: 550))
+            let movie = try await client.send(MovieDB.movie(550).details)
             show(movie)
         } catch .cancelled {
             // superseded or abandoned: not a failure, show nothing
@@ -384,7 +361,7 @@ enum CourierSamples {
     static func httpClient() async throws {
         let transport = AsyncHTTPClientTransport()         // module CourierAsyncHTTPClient
         let client = HTTPClient(transport: transport)
-        let page = try await client.send(TMDB.topRated(page: 1))
+        let page = try await client.send(MovieDB.movies.topRated(page: 1))
         try await transport.shutdown()
         keep(page)
     }
@@ -434,20 +411,11 @@ enum CourierSamples {
     }
 
     static func lossyArray(client: HTTPClient) async throws {
-        // `Page` below, a type of this function's own.
-        enum TMDB {
-            static func search(_ query: String) -> Endpoint<Page> {
-                let items = [URLQueryItem(name: "query", value: query)]
-                return Endpoint(path: "/3/search/movie", query: items) { response, decoder in
-                    try decoder.decode(Page.self, from: response.body)
-                }
-            }
+        struct SearchPage: Decodable, Sendable {
+            var results: LossyArray<Film>
         }
-
-        struct Page: Decodable {
-            var results: LossyArray<Movie>
-        }
-        let page = try await client.send(TMDB.search("dune"))
+        let search = Endpoint<SearchPage>(host: MovieDB.host, path: "/3/search/movie").appending(query: "query", "dune")
+        let page = try await client.send(search)
         print(page.results.count, "movies;", page.results.skipped.count, "skipped")
     }
 

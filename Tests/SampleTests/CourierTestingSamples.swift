@@ -27,7 +27,7 @@ enum CourierTestingSamples {
     static func overview() async throws {
         let stub = StubTransport()
         stub.on(.get, "/3/movie/top_rated", try .fixture("top_rated.json", in: Fixtures(bundle: .module)))
-        let client = HTTPClient(transport: stub)
+        let client = HTTPClient(transport: stub, configuration: .tmdb(credentials: nil))
         let page = try await client.send(TMDB.movies.topRated(page: 1))
         #expect(stub.requests.count == 1)
         keep(page)

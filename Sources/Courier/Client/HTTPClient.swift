@@ -6,7 +6,7 @@ public import HTTPTypes
 /// ```swift
 /// let transport = AsyncHTTPClientTransport()         // module CourierAsyncHTTPClient
 /// let client = HTTPClient(transport: transport)
-/// let page = try await client.send(TMDB.topRated(page: 1))
+/// let page = try await client.send(MovieDB.movies.topRated(page: 1))
 /// try await transport.shutdown()
 /// ```
 ///

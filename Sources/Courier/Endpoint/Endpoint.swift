@@ -159,6 +159,10 @@ public struct Endpoint<Response>: Sendable {
     /// ```
     ///
     /// An error `transform` throws is reported as a decoding error.
+    ///
+    /// - Parameter transform: Makes the value the endpoint answers with from the decoded value
+    ///   and the response's status and header fields.
+    /// - Returns: The same request, answered with what `transform` returns.
     public func mapResponse<Other>(
         _ transform: @escaping @Sendable (Response, HTTPResponse) throws -> Other
     ) -> Endpoint<Other> {

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// do throws(RequestError) {
-///     let movie = try await client.send(TMDB.movie(id: 550))
+///     let movie = try await client.send(MovieDB.movie(550).details)
 ///     show(movie)
 /// } catch .cancelled {
 ///     // superseded or abandoned: not a failure, show nothing

@@ -2,10 +2,11 @@
 /// counted, and the rest of the page is kept.
 ///
 /// ```swift
-/// struct Page: Decodable {
-///     var results: LossyArray<Movie>
+/// struct SearchPage: Decodable, Sendable {
+///     var results: LossyArray<Film>
 /// }
-/// let page = try await client.send(TMDB.search("dune"))
+/// let search = Endpoint<SearchPage>(host: MovieDB.host, path: "/3/search/movie").appending(query: "query", "dune")
+/// let page = try await client.send(search)
 /// print(page.results.count, "movies;", page.results.skipped.count, "skipped")
 /// ```
 public struct LossyArray<Element> {

@@ -5,7 +5,7 @@ extension PreparedRequest {
     /// The request as a `curl` command line, to reproduce it in a shell.
     ///
     /// ```swift
-    /// print(try client.prepare(TMDB.movie(id: 550)).curlCommand())
+    /// print(try client.prepare(MovieDB.movie(550).details).curlCommand())
     /// // curl 'https://api.themoviedb.org/3/movie/550' -H 'Authorization: REDACTED' …
     /// ```
     ///

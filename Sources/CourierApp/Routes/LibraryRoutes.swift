@@ -2,7 +2,7 @@ import Courier
 import Hummingbird
 import LibraryKit
 
-/// The Libraries tab: the library service's two searches, through ``LibraryKit/LibraryService``'s endpoints.
+/// The Libraries tab: the library service's two searches, through `LibraryService`'s endpoints.
 ///
 /// - `GET /api/library/locations?country=&offset=`
 /// - `GET /api/library/catalog?q=&offset=`

@@ -1,8 +1,9 @@
 /// The favourites now and after every change; see
 /// ``FavoritesStore/favoritesUpdates(of:checkingOtherProcessesEvery:)``.
 ///
-/// Reading throws ``FavoritesError`` and nothing else. Leaving the loop early (a `break`, a
-/// cancelled task) stops the observation.
+/// Reading throws ``FavoritesError`` and nothing else. Cancelling the reading task stops the
+/// observation, and so does leaving the loop early (a `break`) once nothing else holds the
+/// sequence.
 public struct FavoritesUpdates: AsyncSequence, Sendable {
     /// What the sequence yields: the whole list, each time it changes.
     public typealias Element = [FavoriteMovie]
@@ -20,6 +21,8 @@ public struct FavoritesUpdates: AsyncSequence, Sendable {
     }
 
     /// Starts observing.
+    ///
+    /// - Returns: An iterator over the sequence.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(lists: lists.makeAsyncIterator(), path: path)
     }
@@ -30,11 +33,18 @@ public struct FavoritesUpdates: AsyncSequence, Sendable {
         let path: String
 
         /// The next list, or `nil` when the observation ended (its task was cancelled).
+        ///
+        /// - Returns: The favourites, or `nil` at the end.
+        /// - Throws: ``FavoritesError`` when the database fails or the member is removed.
         public mutating func next() async throws(FavoritesError) -> [FavoriteMovie]? {
             try await next(isolation: nil)
         }
 
-        /// The next list, or `nil` when the observation ended (its task was cancelled).
+        /// The next list, or `nil` when the observation ended, read on the caller's executor.
+        ///
+        /// - Parameter actor: The caller's actor, if any.
+        /// - Returns: The favourites, or `nil` at the end.
+        /// - Throws: ``FavoritesError`` when the database fails or the member is removed.
         public mutating func next(
             isolation actor: isolated (any Actor)?
         ) async throws(FavoritesError) -> [FavoriteMovie]? {

@@ -1,7 +1,7 @@
 public import Courier
 public import Foundation
 
-/// The TMDB API as values: each resource is a value, and each request to it an ``Endpoint`` that
+/// The TMDB API as values: each resource is a value, and each request to it an `Endpoint` that
 /// knows what its answer decodes to. Paths are relative to TMDB's address, the base URL of a
 /// client made with ``Courier/HTTPClient/Configuration/tmdb(baseURL:credentials:securityPolicy:timeout:middleware:)``.
 ///
@@ -32,6 +32,7 @@ public enum TMDB {
     /// One movie, `/3/movie/{id}`.
     ///
     /// - Parameter id: The movie's TMDB id.
+    /// - Returns: The movie's resource; its ``Movie/details`` is the request.
     public static func movie(_ id: Int) -> Movie { Movie(id: id) }
 
     // MARK: - Resources
@@ -44,6 +45,7 @@ public enum TMDB {
         /// - Parameters:
         ///   - query: The title, or words of it.
         ///   - page: 1 to ``TMDB/maximumPage``.
+        /// - Returns: The request, answered with a ``MoviePage``.
         public func movies(_ query: String, page: Int = 1) -> Endpoint<MoviePage> {
             Endpoint(
                 path: "/3/search/movie",
@@ -57,6 +59,7 @@ public enum TMDB {
         /// The best-rated movies, twenty a page.
         ///
         /// - Parameter page: 1 to ``TMDB/maximumPage``.
+        /// - Returns: The request, answered with a ``MoviePage``.
         public func topRated(page: Int = 1) -> Endpoint<MoviePage> {
             Endpoint(path: "/3/movie/top_rated", query: [URLQueryItem(name: "page", value: String(page))])
         }
