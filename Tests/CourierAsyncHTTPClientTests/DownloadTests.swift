@@ -168,8 +168,10 @@ struct DownloadTests {
             let destination = directory.appendingPathComponent("stall.bin")
             let endpoint = Endpoint<Data>(url: server.url("/file/stall?bytes=400000&stall_once=100000"))
             // The server stays silent after 100,000 bytes; the read timeout leaves room for a
-            // loaded machine to deliver those first. The resumed download gets the default one.
-            let impatient = AsyncHTTPClientTransport.Configuration(readTimeout: .seconds(5))
+            // loaded machine to deliver those first (5 s was not always enough: the first bytes
+            // had not arrived, and there was nothing to resume). The resumed download gets the
+            // default one.
+            let impatient = AsyncHTTPClientTransport.Configuration(readTimeout: .seconds(20))
             try await AsyncHTTPClientTransport.withTransport(configuration: impatient) { transport in
                 let error = await #expect(throws: RequestError.self) {
                     try await HTTPClient(transport: transport).download(endpoint, to: destination)

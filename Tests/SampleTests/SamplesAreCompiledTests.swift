@@ -16,13 +16,16 @@ struct SamplesAreCompiledTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../..").standardized
 
-    @Test func everySampleIsCompiledByATest() throws {
-        let corpus = try Self.files(under: Self.root.appendingPathComponent("Tests"), ending: "swift")
-            .map { "\n" + Self.normalized(Self.code(of: try String(contentsOf: $0, encoding: .utf8))) + "\n" }
-        let samples = try Self.allSamples()
-        let missing = samples.filter { sample in
-            let lines = Self.normalized(sample.code)
-            return lines.isEmpty || !corpus.contains { $0.contains("\n" + lines + "\n") }
+    @Test func everySampleIsCompiledByATest() async throws {
+        let (samples, missing) = try await Self.offThePool {
+            let corpus = try Self.files(under: Self.root.appendingPathComponent("Tests"), ending: "swift")
+                .map { "\n" + Self.normalized(Self.code(of: try String(contentsOf: $0, encoding: .utf8))) + "\n" }
+            let samples = try Self.allSamples()
+            let missing = samples.filter { sample in
+                let lines = Self.normalized(sample.code)
+                return lines.isEmpty || !corpus.contains { $0.contains("\n" + lines + "\n") }
+            }
+            return (samples, missing)
         }
         #expect(samples.count > 100, "the samples were not found: \(samples.count)")
         let report = missing.map { "\($0.place)\n\($0.code)" }.joined(separator: "\n")
@@ -34,22 +37,29 @@ struct SamplesAreCompiledTests {
 
     /// A mirror that declared its own `TMDB` or `Redaction` would compile a sample against a
     /// stand-in instead of the real API.
-    @Test func theMirrorsNeverStandInForThePackagesNamespaces() throws {
-        var namespaces: Set<String> = []
-        for file in try Self.files(under: Self.root.appendingPathComponent("Sources"), ending: "swift") {
-            let text = try String(contentsOf: file, encoding: .utf8)
-            for match in text.matches(of: #/(?m)^public (?:indirect )?enum (\w+)/#) {
-                namespaces.insert(String(match.1))
+    @Test func theMirrorsNeverStandInForThePackagesNamespaces() async throws {
+        let (namespaces, fakes) = try await Self.offThePool {
+            var namespaces: Set<String> = []
+            for file in try Self.files(under: Self.root.appendingPathComponent("Sources"), ending: "swift") {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for match in text.matches(of: #/(?m)^public (?:indirect )?enum (\w+)/#) {
+                    namespaces.insert(String(match.1))
+                }
             }
+            var fakes: [String] = []
+            for file in try Self.files(under: Self.root.appendingPathComponent("Tests/SampleTests"), ending: "swift") {
+                let code = Self.code(of: try String(contentsOf: file, encoding: .utf8))
+                let declared = code.matches(of: #/\b(?:enum|struct|class|actor|typealias)\s+(\w+)/#).map {
+                    String($0.1)
+                }
+                for name in Set(declared).intersection(namespaces).sorted() {
+                    fakes.append("\(file.lastPathComponent) declares \(name), which the package defines")
+                }
+            }
+            return (namespaces, fakes)
         }
         #expect(namespaces.isSuperset(of: ["TMDB", "LibraryService", "ITunesStore", "Redaction", "FNV1a"]))
-        let mirrors = Self.root.appendingPathComponent("Tests/SampleTests")
-        for file in try Self.files(under: mirrors, ending: "swift") {
-            let code = Self.code(of: try String(contentsOf: file, encoding: .utf8))
-            let declared = code.matches(of: #/\b(?:enum|struct|class|actor|typealias)\s+(\w+)/#).map { String($0.1) }
-            let fakes = Set(declared).intersection(namespaces)
-            #expect(fakes.isEmpty, "\(file.lastPathComponent) declares \(fakes.sorted()), which the package defines")
-        }
+        #expect(fakes.isEmpty, "\(fakes.joined(separator: "\n"))")
     }
 
     @Test func codeLeavesOutCommentsAndMultiLineStrings() {
@@ -63,9 +73,17 @@ struct SamplesAreCompiledTests {
         #expect(Self.code(of: source) == "let a = \"/3/movie/*\" \nlet b = \nlet c = #\"a \"quoted\" \\(x)\"#")
     }
 
+    /// Runs `work` on a thread of its own: reading every source file takes a while in a debug
+    /// build, and the concurrency pool, one thread a core, is the other tests' to share.
+    static func offThePool<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try work() }) }.start()
+        }
+    }
+
     // MARK: - Finding the samples
 
-    struct Sample {
+    struct Sample: Sendable {
         var place: String
         var code: String
     }
@@ -136,53 +154,73 @@ struct SamplesAreCompiledTests {
     }
 
     /// `source` without its block comments (nested ones too) and multi-line string literals;
-    /// single-line strings, raw ones included, are kept as they are.
+    /// single-line strings, raw ones included, are kept as they are. On bytes: a character at a
+    /// time would keep a core busy for seconds in a debug build.
     static func code(of source: String) -> String {
-        let characters = Array(source)
-        let (open, close) = (Array("/*"), Array("*/"))
-        // `"`, `#"`, `##"`…, and the same with `"""`: the openings of string literals.
-        let singleLine = (0...3).map { Array(String(repeating: "#", count: $0) + "\"") }
-        let multiLine = (0...3).map { Array(String(repeating: "#", count: $0) + "\"\"\"") }
-        var kept = ""
+        let bytes = Array(source.utf8)
+        let (slash, star, quote, hash, backslash, newline) = (
+            UInt8(ascii: "/"), UInt8(ascii: "*"),
+            UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "\\"), UInt8(ascii: "\n")
+        )
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count)
         var index = 0
-        func starts(with needle: [Character], at position: Int) -> Bool {
-            guard position + needle.count <= characters.count else { return false }
-            return needle.indices.allSatisfy { characters[position + $0] == needle[$0] }
+        /// Whether `quote` × `quotes` then `hash` × `hashes` start at `position`.
+        func delimiter(at position: Int, quotes: Int, hashes: Int) -> Bool {
+            guard position + quotes + hashes <= bytes.count else { return false }
+            return (0..<quotes).allSatisfy { bytes[position + $0] == quote }
+                && (0..<hashes).allSatisfy { bytes[position + quotes + $0] == hash }
         }
-        while index < characters.count {
-            if starts(with: open, at: index) {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == slash, index + 1 < bytes.count, bytes[index + 1] == star {
                 var depth = 0
                 repeat {
-                    if starts(with: open, at: index) {
+                    if bytes[index] == slash, index + 1 < bytes.count, bytes[index + 1] == star {
                         depth += 1
                         index += 2
-                    } else if starts(with: close, at: index) {
+                    } else if bytes[index] == star, index + 1 < bytes.count, bytes[index + 1] == slash {
                         depth -= 1
                         index += 2
                     } else {
                         index += 1
                     }
-                } while depth > 0 && index < characters.count
-            } else if let hashes = multiLine.indices.first(where: { starts(with: multiLine[$0], at: index) }) {
-                let end = Array("\"\"\"" + String(repeating: "#", count: hashes))
-                index += hashes + 3
-                while index < characters.count, !starts(with: end, at: index) { index += 1 }
-                index += end.count
-            } else if let hashes = singleLine.indices.first(where: { starts(with: singleLine[$0], at: index) }) {
-                let end = Array("\"" + String(repeating: "#", count: hashes))
-                var position = index + hashes + 1
-                while position < characters.count, characters[position] != "\n", !starts(with: end, at: position) {
-                    position += hashes == 0 && characters[position] == "\\" ? 2 : 1
-                }
-                position = min(position + end.count, characters.count)
-                kept.append(contentsOf: characters[index..<position])
-                index = position
-            } else {
-                kept.append(characters[index])
-                index += 1
+                } while depth > 0 && index < bytes.count
+                continue
             }
+            guard byte == quote || byte == hash else {
+                kept.append(byte)
+                index += 1
+                continue
+            }
+            var hashes = 0
+            while index + hashes < bytes.count, bytes[index + hashes] == hash { hashes += 1 }
+            let opening = index + hashes
+            guard opening < bytes.count, bytes[opening] == quote else {
+                kept.append(contentsOf: bytes[index..<opening])
+                index = opening
+                continue
+            }
+            if delimiter(at: opening, quotes: 3, hashes: 0) {
+                var position = opening + 3
+                while position < bytes.count, !delimiter(at: position, quotes: 3, hashes: hashes) { position += 1 }
+                index = min(position + 3 + hashes, bytes.count)
+                continue
+            }
+            var position = opening + 1
+            while position < bytes.count, bytes[position] != newline,
+                !delimiter(at: position, quotes: 1, hashes: hashes)
+            {
+                position += hashes == 0 && bytes[position] == backslash ? 2 : 1
+            }
+            // An unterminated string ends with its line.
+            position =
+                position < bytes.count && bytes[position] == newline
+                ? position : min(position + 1 + hashes, bytes.count)
+            kept.append(contentsOf: bytes[index..<position])
+            index = position
         }
-        return kept
+        return String(decoding: kept, as: UTF8.self)
     }
 
     static func files(under directory: URL, ending: String) throws -> [URL] {

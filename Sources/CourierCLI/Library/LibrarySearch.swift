@@ -47,7 +47,7 @@ struct LibrarySearchOptions: ParsableArguments {
         nothingFound: String,
         columns: [Table.Column],
         row: (Item) -> [String],
-        search: @Sendable (HTTPClient) async throws(RequestError) -> Page<Item>
+        search endpoint: Endpoint<Page<Item>>
     ) async throws {
         let url = try serviceURL()
         let page: Page<Item>
@@ -55,7 +55,7 @@ struct LibrarySearchOptions: ParsableArguments {
             page = try await security.withTransport { transport in
                 var configuration = HTTPClient.Configuration.library(service: url)
                 configuration.securityPolicy = security.policy
-                return try await search(HTTPClient(transport: transport, configuration: configuration))
+                return try await HTTPClient(transport: transport, configuration: configuration).send(endpoint)
             }
         } catch let error as RequestError {
             throw Self.failure(error, service: url)
@@ -109,16 +109,13 @@ struct Locations: AsyncParsableCommand {
     @OptionGroup var options: LibrarySearchOptions
 
     func run() async throws {
-        let (country, limit, offset) = (country, options.limit, options.offset)
         try await options.run(
             nothingFound: country.isEmpty
                 ? "The service has no libraries."
                 : "No libraries in a country starting with '\(country)'. Try fewer letters, or no country to list all.",
             columns: [.init(""), .init("ADDRESS"), .init("CITY"), .init("COUNTRY"), .init("HOURS")],
             row: { [$0.emoji, $0.streetAddress, $0.city, $0.country, $0.hours] },
-            search: { library throws(RequestError) in
-                try await library.send(LibraryService.locations(country: country, limit: limit, offset: offset))
-            }
+            search: LibraryService.locations(country: country, limit: options.limit, offset: options.offset)
         )
     }
 }
@@ -143,16 +140,13 @@ struct Catalog: AsyncParsableCommand {
     @OptionGroup var options: LibrarySearchOptions
 
     func run() async throws {
-        let (prefix, limit, offset) = (prefix, options.limit, options.offset)
         try await options.run(
             nothingFound: prefix.isEmpty
                 ? "The catalog is empty."
                 : "No books with a title starting with '\(prefix)'. Try fewer letters.",
             columns: [.init("TITLE"), .init("AUTHOR"), .init("YEAR", alignment: .right)],
             row: { [$0.title, $0.author ?? "", $0.year.map(Self.year) ?? ""] },
-            search: { library throws(RequestError) in
-                try await library.send(LibraryService.catalog(titlePrefix: prefix, limit: limit, offset: offset))
-            }
+            search: LibraryService.catalog(titlePrefix: prefix, limit: options.limit, offset: options.offset)
         )
     }
 
