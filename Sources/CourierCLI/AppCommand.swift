@@ -182,10 +182,6 @@ struct AppCommand: AsyncParsableCommand {
                 "Ratings come from a TMDB recording that knows Spirited Away, Amélie, Dune and Parasite (set TMDB_ACCESS_TOKEN for live ratings)."
             )
         }
-        var libraryConfiguration = HTTPClient.Configuration.library(service: libraryURL)
-        libraryConfiguration.securityPolicy = policy
-        var storeConfiguration = HTTPClient.Configuration.iTunesStore(baseURL: storeURL)
-        storeConfiguration.securityPolicy = policy
         let artworkCache: HTTPCache
         do {
             artworkCache = try HTTPCache(memoryCapacity: 32 << 20, directory: nil)
@@ -193,8 +189,14 @@ struct AppCommand: AsyncParsableCommand {
             throw CommandFailure("\(error)", status: .unexpected)
         }
         return AppServices(
-            library: HTTPClient(transport: transport, configuration: libraryConfiguration),
-            store: HTTPClient(transport: storeTransport, configuration: storeConfiguration),
+            library: HTTPClient(
+                transport: transport,
+                configuration: .library(service: libraryURL, securityPolicy: policy)
+            ),
+            store: HTTPClient(
+                transport: storeTransport,
+                configuration: .iTunesStore(baseURL: storeURL, securityPolicy: policy)
+            ),
             artwork: ImagePipeline(
                 client: HTTPClient(
                     transport: storeTransport,

@@ -95,13 +95,15 @@ struct StoreCommand: AsyncParsableCommand {
         let cacheDirectory = artwork == nil ? nil : try Self.cacheDirectory(cache)
         try await recording.recording(recorder) {
             try await security.withTransport { transport in
-                var configuration = HTTPClient.Configuration.iTunesStore(
-                    baseURL: baseURL,
-                    timeout: NumericOption.duration(seconds: timeout)
+                let store = HTTPClient(
+                    transport: transport,
+                    configuration: .iTunesStore(
+                        baseURL: baseURL,
+                        securityPolicy: security.policy,
+                        timeout: NumericOption.duration(seconds: timeout),
+                        middleware: middleware
+                    )
                 )
-                configuration.securityPolicy = security.policy
-                configuration.middleware = middleware
-                let store = HTTPClient(transport: transport, configuration: configuration)
                 let found: SearchResults
                 do throws(RequestError) {
                     found = try await store.send(

@@ -12,9 +12,14 @@ extension HTTPClient.Configuration {
     ///
     /// - Parameters:
     ///   - service: The service's address, such as `http://127.0.0.1:8080`.
+    ///   - securityPolicy: Which hosts may be reached over cleartext HTTP.
     ///   - timeout: How long one request may take.
     /// - Returns: The configuration; pass it to `HTTPClient(transport:configuration:)`.
-    public static func library(service: URL, timeout: Duration = .seconds(10)) -> Self {
-        Self(baseURL: service, timeout: timeout)
+    public static func library(
+        service: URL,
+        securityPolicy: TransportSecurityPolicy = .default,
+        timeout: Duration = .seconds(10)
+    ) -> Self {
+        Self(baseURL: service, securityPolicy: securityPolicy, timeout: timeout)
     }
 }

@@ -4,7 +4,7 @@ public import HTTPTypes
 
 /// The library service's API as values: each search is an `Endpoint` that knows it answers
 /// with a ``Page``. Paths are relative to the service's address, the base URL of a client made
-/// with ``Courier/HTTPClient/Configuration/library(service:timeout:)``.
+/// with ``Courier/HTTPClient/Configuration/library(service:securityPolicy:timeout:)``.
 ///
 /// ```swift
 /// let library = HTTPClient(transport: transport, configuration: .library(service: service))

@@ -12,10 +12,16 @@ extension HTTPClient.Configuration {
     ///
     /// - Parameters:
     ///   - baseURL: The store: the real one by default, or a stand-in.
+    ///   - securityPolicy: Which hosts may be reached over cleartext HTTP.
     ///   - timeout: How long one search may take.
+    ///   - middleware: Runs around every search (a recorder, logging).
     /// - Returns: The configuration; pass it to `HTTPClient(transport:configuration:)`.
-    public static func iTunesStore(baseURL: URL = ITunesStore.defaultBaseURL, timeout: Duration = .seconds(15)) -> Self
-    {
-        Self(baseURL: baseURL, timeout: timeout)
+    public static func iTunesStore(
+        baseURL: URL = ITunesStore.defaultBaseURL,
+        securityPolicy: TransportSecurityPolicy = .default,
+        timeout: Duration = .seconds(15),
+        middleware: [any Middleware] = []
+    ) -> Self {
+        Self(baseURL: baseURL, securityPolicy: securityPolicy, timeout: timeout, middleware: middleware)
     }
 }

@@ -3,7 +3,7 @@ public import Foundation
 
 /// The iTunes Search API as a value: its search is an `Endpoint` that knows it answers with
 /// ``SearchResults``. The path is relative to the store's address, the base URL of a client made
-/// with ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:timeout:)``.
+/// with ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:securityPolicy:timeout:middleware:)``.
 ///
 /// ```swift
 /// try await AsyncHTTPClientTransport.withTransport { transport in

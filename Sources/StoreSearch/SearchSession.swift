@@ -15,7 +15,7 @@ public import Courier
 /// ```
 public final class SearchSession: Sendable {
     /// The store searched: a client made with
-    /// ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:timeout:)``, or for a stand-in.
+    /// ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:securityPolicy:timeout:middleware:)``, or for a stand-in.
     public let store: HTTPClient
     private let latest = LatestWins<SearchResults>()
 

@@ -68,7 +68,7 @@ struct ExampleRecordingsTests {
         )
         let store = HTTPClient(
             transport: transport,
-            configuration: .init(baseURL: ITunesStore.defaultBaseURL, middleware: [recorder])
+            configuration: .iTunesStore(middleware: [recorder])
         )
         var artwork: [URL] = []
         for term in typedTerms {

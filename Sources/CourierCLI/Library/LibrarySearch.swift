@@ -53,8 +53,7 @@ struct LibrarySearchOptions: ParsableArguments {
         let page: Page<Item>
         do {
             page = try await security.withTransport { transport in
-                var configuration = HTTPClient.Configuration.library(service: url)
-                configuration.securityPolicy = security.policy
+                let configuration = HTTPClient.Configuration.library(service: url, securityPolicy: security.policy)
                 return try await HTTPClient(transport: transport, configuration: configuration).send(endpoint)
             }
         } catch let error as RequestError {
