@@ -276,6 +276,7 @@ let package = Package(
             name: "CourierTestingTests",
             dependencies: [
                 "Courier",
+                "CourierTestServer",
                 "CourierTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -286,6 +287,7 @@ let package = Package(
             name: "LibraryKitTests",
             dependencies: [
                 "Courier",
+                "CourierTestServer",
                 "CourierTesting",
                 "LibraryKit",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -315,7 +317,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedsTests",
-            dependencies: ["Feeds"],
+            dependencies: ["CourierTestServer", "Feeds"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

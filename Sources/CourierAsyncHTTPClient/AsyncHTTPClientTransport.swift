@@ -135,11 +135,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Sends the request; see `HTTPTransport.send(_:)`.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         let url = request.url
-        let outgoing = Self.outgoing(request)
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
-
         do {
-            let response = try await client.execute(outgoing, deadline: deadline)
+            let response = try await execute(request, deadline: deadline)
             let limit = request.maxResponseSize
             if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
                 throw RequestError.bodyTooLarge(request.summary, limit: limit)
@@ -159,16 +157,50 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         head: @escaping @Sendable (HTTPResponse) async throws(RequestError) -> Void,
         body: @escaping @Sendable (Data) async throws(RequestError) -> Void
     ) async throws(RequestError) {
-        let outgoing = Self.outgoing(request)
         let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
         do {
-            let response = try await client.execute(outgoing, deadline: deadline)
+            let response = try await execute(request, deadline: deadline)
             try await head(Self.head(of: response))
             for try await buffer in response.body {
                 try await body(Self.data(buffer))
             }
         } catch {
             throw Self.requestError(for: error, request: request)
+        }
+    }
+
+    /// Sends `request` and waits for the response head; sends it once more when its connection
+    /// closed before any of the response arrived and the request `isRepeatable` (RFC 9112
+    /// §9.3.1). A second loss is the caller's to handle (the `Retry` middleware, for one).
+    ///
+    /// A pooled connection that the server closed while it was idle looks alive until a request
+    /// is written to it; without this, a server's idle timeout that ends as the next request
+    /// leaves would fail that request.
+    private func execute(_ request: PreparedRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+        do {
+            return try await client.execute(Self.outgoing(request), deadline: deadline)
+        } catch {
+            guard request.isRepeatable, Self.closedBeforeResponse(error), !Task.isCancelled,
+                NIODeadline.now() < deadline
+            else { throw error }
+            return try await client.execute(Self.outgoing(request), deadline: deadline)
+        }
+    }
+
+    /// Whether `error` says the connection closed (or was reset) under the request, as opposed
+    /// to a response that was malformed, too slow or refused.
+    private static func closedBeforeResponse(_ error: any Error) -> Bool {
+        switch error {
+        case let error as HTTPClientError: error == .remoteConnectionClosed
+        case let error as ChannelError:
+            switch error {
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: true
+            default: false
+            }
+        case let error as IOError: error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+        case let error as NIOSSLError:
+            if case .uncleanShutdown = error { true } else { false }
+        default: false
         }
     }
 

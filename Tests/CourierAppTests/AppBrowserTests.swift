@@ -10,7 +10,7 @@ import Testing
 
 /// The app in real Chromium, driven over WebDriver, against loopback stand-ins. Every wait is
 /// for an event: a request the stand-in saw, a client it saw leave, a change in the page.
-@Suite(.serialized, .enabled(if: WebDriver.isAvailable, "needs Debian's chromium and chromium-driver"))
+@Suite(.loadLimited, .serialized, .enabled(if: WebDriver.isAvailable, "needs Debian's chromium and chromium-driver"))
 struct AppBrowserTests {
     @Test func everyKeystrokeSupersedesTheSearchInFlightEndToEnd() async throws {
         try await AppFixture.withApp { app in

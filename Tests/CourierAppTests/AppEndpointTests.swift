@@ -6,6 +6,7 @@ import HTTPTypes
 import Testing
 
 /// The tabs' endpoints over HTTP, each against its loopback stand-in.
+@Suite(.loadLimited)
 struct AppEndpointTests {
     /// The JSON values of a JSON Lines body.
     static func lines(_ response: DecodedResponse<Data>) throws -> [JSONValue] {

@@ -7,6 +7,7 @@ import HTTPTypes
 import Testing
 
 /// The app's API over HTTP: what it answers, and what it refuses.
+@Suite(.loadLimited)
 struct AppHTTPTests {
     static func withPage(_ body: @Sendable (AppFixture, AppPageClient) async throws -> Void) async throws {
         try await AppFixture.withApp { app in

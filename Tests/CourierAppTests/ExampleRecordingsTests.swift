@@ -13,6 +13,7 @@ import Testing
 /// the artwork of what they find. The test fails when `Sources/CourierApp/Resources/Examples/
 /// store.json` differs from what it makes; `COURIER_WRITE_EXAMPLES=1 swift test --filter
 /// ExampleRecordingsTests` writes it anew.
+@Suite(.loadLimited)
 struct ExampleRecordingsTests {
     static let terms = ["stephen king", "king", "shining"]
     static let artworkBase = "https://is1-ssl.mzstatic.com/courier-example"

@@ -8,6 +8,7 @@ import Testing
 
 /// Downloads to files through the AsyncHTTPClient transport, against the loopback server's
 /// `/file/{name}` route (ranges, If-Range, dropped connections).
+@Suite(.loadLimited)
 struct DownloadTests {
     /// The bytes `/file/{name}?bytes=count` serves.
     static func expected(_ count: Int, from start: Int = 0) -> Data {

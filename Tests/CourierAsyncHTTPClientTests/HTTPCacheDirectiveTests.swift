@@ -8,6 +8,7 @@ import Testing
 
 /// Request directives (RFC 9111 §5.2.1) and field-qualified `no-cache` and `private` (§5.2.2)
 /// through the cache, against the loopback server's hit counters.
+@Suite(.loadLimited)
 struct HTTPCacheDirectiveTests {
     // MARK: - Request directives
 

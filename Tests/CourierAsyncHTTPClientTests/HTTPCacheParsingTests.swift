@@ -9,6 +9,7 @@ import Testing
 /// The parsing table of the Caching responses article, row by row against the loopback server: each
 /// response carries the fields of a row, and the hit counter shows whether the stored response
 /// was reused. The article's table and this one must list the same cases with the same rule.
+@Suite(.loadLimited)
 struct HTTPCacheParsingTests {
     struct Row: Sendable, CustomStringConvertible {
         /// The response's caching fields, one line each.

@@ -9,6 +9,7 @@ import Testing
 /// Partial content through the cache (RFC 9111 §3.3–3.4, RFC 9110 §14) against the loopback
 /// server's `/cacheable/{key}?bytes=N` route, whose hit counters and recorded `Range` fields
 /// show what reached the origin.
+@Suite(.loadLimited)
 struct HTTPCacheRangeTests {
     /// The bytes `/cacheable/{key}?bytes=count&shift=shift` serves.
     static func pattern(_ range: Range<Int>, shift: Int = 0) -> Data {

@@ -9,6 +9,7 @@ import Testing
 /// Stale responses through the cache: `stale-while-revalidate` and `stale-if-error` (RFC 5861)
 /// against the loopback server, whose held requests and hit counters show what reached the
 /// origin and when.
+@Suite(.loadLimited)
 struct HTTPCacheStaleTests {
     /// Stale on arrival by 600 s (Age 1200, max-age 600), within a window of 6000 s. The 304 that
     /// revalidates it carries no Age: fresh again.

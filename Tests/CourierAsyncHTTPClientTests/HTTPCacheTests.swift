@@ -9,6 +9,7 @@ import Testing
 @testable import Courier
 
 /// The HTTP cache against a real loopback server whose responses set the caching fields.
+@Suite(.loadLimited)
 struct HTTPCacheTests {
     /// The real time plus however far the test moved it. Hummingbird dates every response with
     /// the real time, so a response that arrives after a move looks older by the move (the

@@ -39,7 +39,7 @@ func books(startingWith prefix: String, service: URL? = nil) async throws -> [Bo
 
 /// The README's example is this file's code: it compiles, it runs, and the README quotes it
 /// exactly.
-@Suite("README")
+@Suite("README", .loadLimited)
 struct ReadmeTests {
     @Test func theExampleRunsAgainstALocalService() async throws {
         let titles = try await TestServer.withRunning { server in

@@ -6,7 +6,7 @@ import HTTPTypes
 import Testing
 
 /// One suite, every case against both transports, through a real HTTP server on 127.0.0.1.
-@Suite("Transport conformance")
+@Suite("Transport conformance", .loadLimited)
 struct TransportConformanceTests {
     enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case asyncHTTPClient

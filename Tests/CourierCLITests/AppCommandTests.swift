@@ -7,6 +7,7 @@ import Testing
 
 /// `courier app` as a newcomer runs it: no network, no credentials, every tab answering from
 /// what Courier ships; Ctrl-C stops it even with a page's event stream open.
+@Suite(.loadLimited)
 struct AppCommandTests {
     @Test func runsOfflineOnItsRecordingsAndStopsWithAStreamOpen() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-app-\(UUID())")

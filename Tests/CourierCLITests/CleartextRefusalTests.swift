@@ -1,9 +1,11 @@
+import CourierTestServer
 import Foundation
 import Testing
 
 /// Every subcommand that fetches over HTTP refuses cleartext to a host nobody allowed, and its
 /// refusal suggests only options that subcommand has. The walk covers every subcommand
 /// `courier --help` lists, so a new one must be placed here.
+@Suite(.loadLimited)
 struct CleartextRefusalTests {
     /// An address of TEST-NET-1 (RFC 5737): refused before any connection is tried.
     static let service = "http://192.0.2.1:9"

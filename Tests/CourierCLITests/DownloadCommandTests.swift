@@ -2,7 +2,7 @@ import CourierTestServer
 import Foundation
 import Testing
 
-@Suite("courier download")
+@Suite("courier download", .loadLimited)
 struct DownloadCommandTests {
     static func expected(_ count: Int) -> Data { Data((0..<count).map { UInt8($0 % 251) }) }
 

@@ -2,7 +2,7 @@ import CourierTestServer
 import Foundation
 import Testing
 
-@Suite("courier feed")
+@Suite("courier feed", .loadLimited)
 struct FeedCommandTests {
     static let atom = """
         <feed xmlns="http://www.w3.org/2005/Atom">

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `courier get --cache DIR`: responses reused across runs of the command.
-@Suite("courier get --cache")
+@Suite("courier get --cache", .loadLimited)
 struct GetCacheTests {
     /// A cache directory of the test's own, not yet created.
     static func temporaryDirectory() -> URL {

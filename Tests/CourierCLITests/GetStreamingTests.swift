@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `courier get --stream | --lines | --events | --json-lines`: bodies printed as they arrive.
-@Suite("courier get, streaming")
+@Suite("courier get, streaming", .loadLimited)
 struct GetStreamingTests {
     @Test func streamPrintsWhatArrivedAndCtrlCEndsIt() async throws {
         try await TestServer.withRunning { server in

@@ -1,7 +1,9 @@
+import CourierTestServer
 import Foundation
 import Testing
 
 /// `courier serve`, `courier locations` and `courier catalog`, run as a person would.
+@Suite(.loadLimited)
 struct LibraryCommandTests {
     static let locations = #"""
         [{"street_address": "1 Rue Cler", "city": "Paris", "country": "France", "emoji": "🇫🇷", "hours": "9am–6pm"},

@@ -9,7 +9,7 @@ import Testing
 
 /// `courier library import|add-book|set-hours` and `courier serve --database`, as a person
 /// runs them: replicas in processes of their own on one PostgreSQL that the test starts.
-@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs Debian's postgresql package"))
+@Suite(.loadLimited, .enabled(if: PostgresTestServer.isAvailable, "needs Debian's postgresql package"))
 struct LibraryDatabaseTests {
     /// Sends GET `path` to `service` and returns the raw answer, whatever its status.
     static func get(_ path: String, from service: URL, with client: HTTPClient) async throws -> RawResponse {

@@ -7,6 +7,7 @@ import Testing
 
 /// `courier serve` over HTTPS, and `courier locations` trusting a private authority or a
 /// self-signed certificate with `--ca-cert`; the banner's commands, run as printed.
+@Suite(.loadLimited)
 struct LibraryTLSTests {
     private static func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("courier-tls-\(UUID().uuidString)")

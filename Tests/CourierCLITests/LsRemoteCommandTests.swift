@@ -2,7 +2,7 @@ import CourierTestServer
 import Foundation
 import Testing
 
-@Suite("courier ls-remote")
+@Suite("courier ls-remote", .loadLimited)
 struct LsRemoteCommandTests {
     @Test func badAddressesAreUsageErrors() async throws {
         let scheme = try await Courier.run("ls-remote", "https://example.org/repo.git")
@@ -29,7 +29,7 @@ struct LsRemoteCommandTests {
 }
 
 /// The limits of `courier ls-remote` against a hostile server, from the command line.
-@Suite("courier ls-remote limits")
+@Suite("courier ls-remote limits", .loadLimited)
 struct LsRemoteLimitsTests {
     @Test func moreRefsThanMaxRefsIsAnInvalidResponseNamingTheOption() async throws {
         let server = try HostileGitServer(answer: HostileAnswer.chunks(of: HostileAnswer.refs(10), size: 1 << 16))

@@ -5,7 +5,7 @@ import Testing
 
 /// `courier family` and `courier movies` against the loopback TMDB stand-in, each test with a
 /// database file of its own.
-@Suite("courier movies")
+@Suite("courier movies", .loadLimited)
 struct MoviesCommandTests {
     static let token = ["TMDB_ACCESS_TOKEN": TMDBRoutes.accessToken]
 

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// zero, absurdly large, not a number): a usage error (exit status 2) naming the option, the value
 /// and the accepted range, never a crash. The values are rejected while the arguments are read,
 /// so no server is needed.
-@Suite("Numeric options")
+@Suite("Numeric options", .loadLimited)
 struct NumericOptionTests {
     private static let seconds = "give a number of seconds from 0.001 to 86400."
 

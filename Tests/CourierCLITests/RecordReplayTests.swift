@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `courier get --record` against a real server, then `courier replay` serving the cassette.
-@Suite("courier get --record and courier replay")
+@Suite("courier get --record and courier replay", .loadLimited)
 struct RecordReplayTests {
     @Test func aRecordedCassetteReplaysIdentically() async throws {
         let cassette = FileManager.default.temporaryDirectory.appendingPathComponent(

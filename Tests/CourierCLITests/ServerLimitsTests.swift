@@ -4,7 +4,7 @@ import Testing
 
 /// `courier serve` and `courier replay` shed silent clients, cap their connections, and
 /// `replay` answers only requests addressed to this machine.
-@Suite("Server limits")
+@Suite("Server limits", .loadLimited)
 struct ServerLimitsTests {
     static let cassette = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples/store-king.json").path

@@ -4,7 +4,7 @@ import Testing
 
 /// `courier store` against the loopback iTunes stand-in, and against a recording of it served
 /// by `courier replay`.
-@Suite("courier store")
+@Suite("courier store", .loadLimited)
 struct StoreCommandTests {
     private static func temporaryDirectory(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("courier-\(name)-\(UUID().uuidString)")

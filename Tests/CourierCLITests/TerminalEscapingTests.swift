@@ -1,10 +1,11 @@
+import CourierTestServer
 import Foundation
 import Testing
 
 /// Text from the network or a file reaches the terminal escaped: a title carrying a terminal
 /// command (set the window title, clear the screen) is shown, not run. The hostile answers are
 /// served by `courier replay` from a cassette written here; the feed is a local file.
-@Suite("Terminal escaping")
+@Suite("Terminal escaping", .loadLimited)
 struct TerminalEscapingTests {
     /// Sets the terminal's window title, then clears the screen.
     static let setTitle = "\u{1B}]0;pwned\u{07}"

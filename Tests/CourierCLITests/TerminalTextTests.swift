@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import GitWire
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @testable import CourierCLI
 
 /// The one escaping function every terminal output path uses, and the outputs built on it.
-@Suite("TerminalText")
+@Suite("TerminalText", .loadLimited)
 struct TerminalTextTests {
     @Test func everyC0ControlIsEscaped() {
         let expected: [UInt32: String] = [0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r", 0x1B: "\\e"]

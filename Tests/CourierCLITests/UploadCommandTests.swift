@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `courier upload` and `courier get -d @FILE / --data-binary @FILE`: files streamed as bodies.
-@Suite("courier upload")
+@Suite("courier upload", .loadLimited)
 struct UploadCommandTests {
     @Test func uploadsAFileAndPrintsTheAnswer() async throws {
         let bytes = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })

@@ -1,8 +1,9 @@
+import CourierTestServer
 import Foundation
 import Testing
 
 /// `courier --version` prints the newest version in CHANGELOG.md.
-@Suite("courier --version")
+@Suite("courier --version", .loadLimited)
 struct VersionTests {
     @Test func theVersionIsTheChangelogsNewest() async throws {
         let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

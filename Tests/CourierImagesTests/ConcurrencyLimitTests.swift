@@ -1,3 +1,4 @@
+import CourierTestServer
 import Synchronization
 import Testing
 
@@ -5,6 +6,7 @@ import Testing
 
 /// The download limit: never more than its number at once, in order, and a cancelled waiter
 /// gives up its turn without running.
+@Suite(.loadLimited)
 struct ConcurrencyLimitTests {
     private final class Gauge: Sendable {
         private let counts = Mutex((now: 0, most: 0, ran: 0))

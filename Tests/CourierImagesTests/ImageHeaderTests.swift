@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 /// Format and pixel size from the first bytes, for every format and the broken cases.
+@Suite(.loadLimited)
 struct ImageHeaderTests {
     @Test func pngAndGifFromRealImages() throws {
         #expect(

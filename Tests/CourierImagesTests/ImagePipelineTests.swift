@@ -7,6 +7,7 @@ import Testing
 @testable import CourierImages
 
 /// The pipeline against the loopback artwork server, which counts what it really sends.
+@Suite(.loadLimited)
 struct ImagePipelineTests {
     private func withPipeline(
         cacheDirectory: URL? = nil,

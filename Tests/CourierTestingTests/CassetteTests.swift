@@ -1,9 +1,11 @@
 import Courier
+import CourierTestServer
 import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
 
+@Suite(.loadLimited)
 struct CassetteTests {
     @Test func textAndBinaryBodiesRoundTripThroughJSON() throws {
         let cassette = Cassette(interactions: [

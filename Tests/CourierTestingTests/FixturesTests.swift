@@ -1,4 +1,5 @@
 import Courier
+import CourierTestServer
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -6,7 +7,7 @@ import Testing
 
 /// Seed 004's Mockable, grown up: fixtures decoded directly, and served through the stub
 /// transport so the whole client path runs.
-@Suite("Fixtures and the stub transport")
+@Suite("Fixtures and the stub transport", .loadLimited)
 struct FixturesTests {
     struct TopRated: Decodable, Sendable {
         var page: Int

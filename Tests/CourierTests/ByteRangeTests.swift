@@ -1,8 +1,10 @@
+import CourierTestServer
 import Foundation
 import Testing
 
 @testable import Courier
 
+@Suite(.loadLimited)
 struct ByteRangeRequestTests {
     @Test(arguments: [
         ("bytes=0-499", 1000, ByteRangeRequest.Selection.bytes(0..<500)),
@@ -37,6 +39,7 @@ struct ByteRangeRequestTests {
     }
 }
 
+@Suite(.loadLimited)
 struct ContentRangeTests {
     @Test func readsAndWritesTheField() throws {
         let range = try #require(ContentRange("bytes 10-19/100"))
@@ -50,6 +53,7 @@ struct ContentRangeTests {
     }
 }
 
+@Suite(.loadLimited)
 struct PartialContentTests {
     /// `count` bytes of a representation, byte i being i % 251.
     static func bytes(_ range: Range<Int>) -> Data { Data(range.map { UInt8($0 % 251) }) }

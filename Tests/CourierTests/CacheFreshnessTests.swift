@@ -1,9 +1,11 @@
+import CourierTestServer
 import Foundation
 import HTTPTypes
 import Testing
 
 @testable import Courier
 
+@Suite(.loadLimited)
 struct CacheControlTests {
     @Test func readsDirectivesCaseInsensitivelyAcrossFields() {
         let control = CacheControl(["Max-Age=60, no-cache=\"Set-Cookie, X-Id\"", "PRIVATE, must-revalidate"])
@@ -55,6 +57,7 @@ struct CacheControlTests {
     }
 }
 
+@Suite(.loadLimited)
 struct FreshnessTests {
     let start = Date(timeIntervalSince1970: 1_700_000_000)
 

@@ -1,8 +1,10 @@
+import CourierTestServer
 import HTTPTypes
 import Testing
 
 @testable import Courier
 
+@Suite(.loadLimited)
 struct CacheRulesTests {
     private func request(_ method: HTTPRequest.Method = .get, _ fields: HTTPFields = [:]) -> HTTPRequest {
         HTTPRequest(method: method, scheme: "https", authority: "api.test", path: "/x", headerFields: fields)

@@ -1,8 +1,10 @@
+import CourierTestServer
 import HTTPTypes
 import Testing
 
 @testable import Courier
 
+@Suite(.loadLimited)
 struct CacheValidationTests {
     private func response(_ fields: [(HTTPField.Name, String)], status: HTTPResponse.Status = .ok) -> HTTPResponse {
         var headers = HTTPFields()

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import HTTPTypes
 import Testing
@@ -5,6 +6,7 @@ import Testing
 @testable import Courier
 
 /// What the Caching middleware stores, called directly with a `next` of the test's own.
+@Suite(.loadLimited)
 struct CachingStorageTests {
     static let request = PreparedRequest(
         head: HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/doc")

@@ -1,10 +1,11 @@
 import Courier
+import CourierTestServer
 import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("Client")
+@Suite("Client", .loadLimited)
 struct ClientTests {
     struct Movie: Decodable, Equatable, Sendable {
         var id: Int

@@ -1,8 +1,10 @@
+import CourierTestServer
 import Foundation
 import Testing
 
 /// Every library the package offers has a DocC catalog: a landing page with topics, and at least
 /// one task-oriented article. (CI builds each with warnings as errors.)
+@Suite(.loadLimited)
 struct DocumentationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../..").standardized

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -5,6 +6,7 @@ import Testing
 
 /// HTTP-dates as the parsing table of the Caching responses article says: the three forms, the leniency the
 /// browsers share, and what is not a date.
+@Suite(.loadLimited)
 struct HTTPDateTests {
     /// 1994-11-06 08:49:37 UTC, RFC 9110's example.
     static let example = Date(timeIntervalSince1970: 784_111_777)

@@ -5,6 +5,7 @@ import Testing
 
 /// `JSONFormatter` fed in pieces: the same output and the same errors however the text is cut,
 /// document order in constant memory, picking that stops at the value's end.
+@Suite(.loadLimited)
 struct JSONFormatterStreamingTests {
     struct Output {
         var text = ""

@@ -1,6 +1,8 @@
 import Courier
+import CourierTestServer
 import Testing
 
+@Suite(.loadLimited)
 struct JSONSyntaxTests {
     private func error(in text: String) -> String? {
         do throws(JSONSyntaxError) {

@@ -1,9 +1,10 @@
 import Courier
+import CourierTestServer
 import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("JSONValue")
+@Suite("JSONValue", .loadLimited)
 struct JSONValueTests {
     let json: JSONValue
 

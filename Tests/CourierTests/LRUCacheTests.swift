@@ -3,6 +3,7 @@ import Testing
 
 @testable import Courier
 
+@Suite(.loadLimited)
 struct LRUCacheTests {
     @Test func evictsTheLeastRecentlyUsedPastTheCostLimit() {
         var cache = LRUCache<String, Int>(costLimit: 10)

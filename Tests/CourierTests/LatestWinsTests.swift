@@ -1,10 +1,11 @@
 import Courier
+import CourierTestServer
 import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("Latest wins")
+@Suite("Latest wins", .loadLimited)
 struct LatestWinsTests {
     @Test func aNewerSearchCancelsTheOneInFlight() async throws {
         let stub = StubTransport()
@@ -86,7 +87,7 @@ struct LatestWinsTests {
     }
 }
 
-@Suite("Latest wins, numbered")
+@Suite("Latest wins, numbered", .loadLimited)
 struct LatestWinsSequenceTests {
     @Test func aLowerNumberArrivingLateIsDroppedAndCancelsNothing() async throws {
         let latest = LatestWins<Int>()

@@ -1,8 +1,10 @@
+import CourierTestServer
 import Foundation
 import Testing
 
 /// A library speaks its own terms: no message in a library module tells its reader to run a
 /// `courier` subcommand or pass one of its flags. The command adds those hints itself.
+@Suite(.loadLimited)
 struct LibraryTermsTests {
     /// Files whose flags are another program's: the curl command a request prints as.
     static let othersFlags: Set<String> = ["PreparedRequest+cURL.swift"]

@@ -1,8 +1,9 @@
+import CourierTestServer
 import Testing
 
 @testable import Courier
 
-@Suite("Media type matching")
+@Suite("Media type matching", .loadLimited)
 struct MediaTypeTests {
     @Test func matchesIgnoringCaseWhitespaceAndParameters() {
         #expect(MediaType.matches("Application/JSON ; charset=utf-8", anyOf: ["application/json"]))

@@ -1,3 +1,4 @@
+import CourierTestServer
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -7,7 +8,7 @@ import Testing
 
 @testable import Courier
 
-@Suite("Middleware")
+@Suite("Middleware", .loadLimited)
 struct MiddlewareTests {
     // MARK: - Authentication
 

@@ -1,10 +1,11 @@
 import Courier
+import CourierTestServer
 import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("Preparing requests")
+@Suite("Preparing requests", .loadLimited)
 struct RequestPreparationTests {
     let client = HTTPClient(transport: StubTransport())
 

@@ -1,10 +1,11 @@
+import CourierTestServer
 import Foundation
 import HTTPTypes
 import Testing
 
 @testable import Courier
 
-@Suite("Retry-After")
+@Suite("Retry-After", .loadLimited)
 struct RetryAfterTests {
     /// Sun, 06 Nov 1994 08:49:37 GMT.
     let now = Date(timeIntervalSince1970: 784_111_777)

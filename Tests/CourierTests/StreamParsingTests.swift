@@ -7,6 +7,7 @@ import Testing
 
 /// Lines and Server-Sent Events read from bodies cut into pieces at every place a network may
 /// cut them, through the public API with a transport that hands over exactly those pieces.
+@Suite(.loadLimited)
 struct StreamParsingTests {
     // MARK: - Server-Sent Events (the WHATWG HTML standard's examples and rules)
 

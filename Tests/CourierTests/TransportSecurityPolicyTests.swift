@@ -1,3 +1,4 @@
+import CourierTestServer
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -5,7 +6,7 @@ import Testing
 
 @testable import Courier
 
-@Suite("Transport security policy")
+@Suite("Transport security policy", .loadLimited)
 struct TransportSecurityPolicyTests {
     @Test func loopbackIsAlwaysAllowed() {
         let policy = TransportSecurityPolicy.default

@@ -1,9 +1,11 @@
+import CourierTestServer
 import Favorites
 import Foundation
 import GRDB
 import Testing
 
 /// The store on a real SQLite file in a temporary directory.
+@Suite(.loadLimited)
 struct FavoritesStoreTests {
     @Test func membersAreUniqueIgnoringCaseAndAccents() async throws {
         try await withTemporaryStore { store in

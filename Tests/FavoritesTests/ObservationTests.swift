@@ -6,6 +6,7 @@ import Testing
 
 /// `favoritesUpdates` sees changes made through the same store, through another connection
 /// (as another process would), and a rating arriving from TMDB.
+@Suite(.loadLimited)
 struct ObservationTests {
     @Test func anObserverSeesTheFavoriteThenItsRatingArrive() async throws {
         try await withTemporaryStore { store in

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 /// Ratings fetched from the loopback TMDB stand-in and written into a real SQLite file.
+@Suite(.loadLimited)
 struct RatingUpdaterTests {
     @Test func aRatingIsLookedUpAndWrittenBack() async throws {
         try await withTemporaryStore { store in

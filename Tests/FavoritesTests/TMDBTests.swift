@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 /// The TMDB client against a loopback stand-in answering in TMDB's format.
+@Suite(.loadLimited)
 struct TMDBTests {
     @Test func searchResultsDecodeWithNullsAndEmptyDates() async throws {
         try await withTMDB { tmdb, server in

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Feeds
 import Foundation
 import Synchronization
@@ -5,6 +6,7 @@ import Testing
 
 /// Encodings read as a stream and as a whole document: the system's iconv for what Foundation
 /// lacks, the mislabelled-Latin-1 rule, and feedparser's fallbacks.
+@Suite(.loadLimited)
 struct FeedEncodingTests {
     /// Chunks of `size` bytes, counting how many were taken.
     struct Counted: AsyncSequence {
@@ -173,6 +175,7 @@ struct FeedEncodingTests {
 }
 
 /// What the parser refuses, and how it says so.
+@Suite(.loadLimited)
 struct FeedErrorTests {
     @Test func documentsThatAreNotFeedsAreRefused() throws {
         let cases: [(String, String?, FeedError)] = [

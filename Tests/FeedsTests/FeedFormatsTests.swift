@@ -1,8 +1,10 @@
+import CourierTestServer
 import Feeds
 import Foundation
 import Testing
 
 /// Each format into the one model, with small feeds written for the rule they check.
+@Suite(.loadLimited)
 struct FeedFormatsTests {
     static func parse(
         _ xml: String,

@@ -1,8 +1,10 @@
+import CourierTestServer
 import Feeds
 import Foundation
 import Testing
 
 /// Dates, text, encodings and ill-formed documents.
+@Suite(.loadLimited)
 struct FeedRulesTests {
     private func updated(_ text: String) throws -> String? {
         let feed = try FeedParser().parse(

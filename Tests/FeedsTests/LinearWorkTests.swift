@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -7,6 +8,7 @@ import Testing
 /// input whatever it holds and however it is cut, checked without a clock. A search that
 /// started over (a chunk rescanning its unfinished token, a `<` looking to the end of the text
 /// for its `>`) would count the square of the input here.
+@Suite(.loadLimited)
 struct LinearWorkTests {
     /// Runs `bytes` through the tokenizer in pieces of `size`; returns the bytes scanned.
     static func scanned(_ bytes: [UInt8], size: Int) throws -> Int {
@@ -22,7 +24,7 @@ struct LinearWorkTests {
     }
 
     @Test(
-        .timeLimit(.minutes(1)),
+        .hangGuard,
         arguments: [
             ("<!--", "-- -", "-->"), ("<title a='x' ", " b='a>b'", ">"), ("", "text ", "<title>"),
             ("<![CDATA[", "]] ", "]]>"), ("<!DOCTYPE x [", "<!-- ] -->", "]>"), ("<title a=\"", "x", "\">"),

@@ -1,8 +1,10 @@
+import CourierTestServer
 import GitWire
 import Testing
 
 /// Advertisements no git 2.39 daemon sends — older servers' forms and broken ones — fed to the
 /// reader as packets. What a real daemon sends is checked against git in `LsRemoteTests`.
+@Suite(.loadLimited)
 struct AdvertisementReaderTests {
     private let address = "git://127.0.0.1/x.git"
     private let objectID = String(repeating: "a1", count: 20)

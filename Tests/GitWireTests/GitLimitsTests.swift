@@ -5,7 +5,7 @@ import Testing
 
 /// Both clients against servers that send too much, too slowly or without end: each ends with
 /// a ``GitWireError`` that names what ran out, never a hang or unbounded memory.
-@Suite(.serialized)
+@Suite(.loadLimited, .serialized)
 struct GitLimitsTests {
     private typealias Outcome = Result<RefAdvertisement, GitWireError>
 

@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import GitWire
 import Synchronization
@@ -5,7 +6,7 @@ import Testing
 
 /// Our ls-remote against `git ls-remote`, byte for byte, on repositories served by a real
 /// `git daemon`. The blocking client runs on threads of its own, as it must.
-@Suite(.enabled(if: GitDaemon.isAvailable, "needs git"), .serialized)
+@Suite(.loadLimited, .enabled(if: GitDaemon.isAvailable, "needs git"), .serialized)
 struct LsRemoteTests {
     /// What the blocking client prints for `arguments`, formatted as git does.
     private func ours(_ url: String, _ flags: [String], protocolVersion: Int) async throws -> String {

@@ -2,6 +2,7 @@ import CourierTestServer
 import GitWire
 import Testing
 
+@Suite(.loadLimited)
 struct PktLineTests {
     private func decodeAll(_ text: String) throws(PktLineError) -> [PktLine] {
         var decoder = PktLineDecoder()

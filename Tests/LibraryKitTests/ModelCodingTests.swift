@@ -1,10 +1,12 @@
 import Courier
+import CourierTestServer
 import CourierTesting
 import Foundation
 import HTTPTypes
 import LibraryKit
 import Testing
 
+@Suite(.loadLimited)
 struct ModelCodingTests {
     @Test func locationsUseTheChaptersSnakeCaseKeys() throws {
         let json =

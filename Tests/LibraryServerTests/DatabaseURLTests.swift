@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import LibraryKit
 import Synchronization
@@ -6,6 +7,7 @@ import Testing
 @testable import LibraryPostgres
 
 /// PostgreSQL addresses, the COPY text the import writes, and the search's LIKE patterns.
+@Suite(.loadLimited)
 struct DatabaseURLTests {
     @Test func readsLibpqAddresses() throws {
         let url = try DatabaseURL(

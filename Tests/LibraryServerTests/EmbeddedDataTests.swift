@@ -1,7 +1,9 @@
+import CourierTestServer
 import LibraryKit
 import LibraryServer
 import Testing
 
+@Suite(.loadLimited)
 struct EmbeddedDataTests {
     @Test func coversAtLeastFortyCountriesAndFiveHundredBooks() throws {
         let data = try LibraryData.embedded()

@@ -1,8 +1,10 @@
+import CourierTestServer
 import Foundation
 import LibraryKit
 import LibraryServer
 import Testing
 
+@Suite(.loadLimited)
 struct LibraryDataTests {
     /// A data directory in a fresh temporary folder, removed when the test ends.
     static func withDataDirectory<Result>(

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestServer
 import Foundation
 import HTTPTypes
 import LibraryKit
@@ -6,6 +7,7 @@ import LibraryServer
 import Testing
 
 /// What the service says at the HTTP level: caching, errors, health, the page.
+@Suite(.loadLimited)
 struct LibraryServiceHTTPTests {
     private func get(
         _ path: String,

@@ -11,6 +11,7 @@ import Testing
 
 /// The service over HTTPS: HTTP/2 offered by ALPN, HTTP/1.1 still served, and the certificate
 /// checked at start.
+@Suite(.loadLimited)
 struct LibraryServiceTLSTests {
     @Test(arguments: [true, false])
     func servesHTTP2AndHTTP1OverTLS(_ offersHTTP2: Bool) async throws {

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestServer
 import Foundation
 import HTTPTypes
 import LibraryKit
@@ -6,6 +7,7 @@ import LibraryServer
 import Testing
 
 /// The real service on loopback, driven through `LibraryService`'s endpoints.
+@Suite(.loadLimited)
 struct LibraryServiceTests {
     @Test(arguments: LibraryServiceFixture.modes)
     func locationsMatchCountryPrefixesIgnoringCaseAndAccents(_ mode: LibraryServiceFixture.StoreMode) async throws {

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestServer
 import Foundation
 import HTTPTypes
 import LibraryKit
@@ -7,6 +8,7 @@ import Testing
 
 /// The edges where a database could answer differently from the in-memory index: LIKE's own
 /// characters in a prefix, ties, empty pages and offsets past the end. Each runs in every mode.
+@Suite(.loadLimited)
 struct LibraryStoreParityTests {
     static let data = LibraryData(
         locations: LibraryServiceFixture.locations,

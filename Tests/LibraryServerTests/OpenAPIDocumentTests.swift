@@ -1,4 +1,5 @@
 import Courier
+import CourierTestServer
 import Foundation
 import Hummingbird
 import LibraryKit
@@ -6,6 +7,7 @@ import LibraryServer
 import OpenAPIKit
 import Testing
 
+@Suite(.loadLimited)
 struct OpenAPIDocumentTests {
     @Test func isAValidOpenAPI31DocumentDescribingEveryRoute() async throws {
         try await LibraryServiceFixture.withService { library, url async throws in

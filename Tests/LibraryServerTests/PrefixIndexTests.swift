@@ -1,7 +1,9 @@
+import CourierTestServer
 import Testing
 
 @testable import LibraryServer
 
+@Suite(.loadLimited)
 struct PrefixIndexTests {
     let titles = ["Dune", "dubliners", "Emma", "Du côté de chez Swann", "Don Quixote", "Dune Messiah", "dune"]
 

@@ -1,8 +1,10 @@
+import CourierTestServer
 import LibraryKit
 import Testing
 
 @testable import LibraryServer
 
+@Suite(.loadLimited)
 struct RequestParsingTests {
     @Test func readsThePrefixAndThePage() throws {
         #expect(try ListQuery.parse(nil, prefixName: "q") == ListQuery(prefix: "", limit: 100, offset: 0))

@@ -1,7 +1,9 @@
+import CourierTestServer
 import Testing
 
 @testable import LibraryServer
 
+@Suite(.loadLimited)
 struct SearchKeyTests {
     @Test(
         arguments: [

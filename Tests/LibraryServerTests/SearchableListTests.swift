@@ -1,9 +1,11 @@
+import CourierTestServer
 import Foundation
 import LibraryKit
 import Testing
 
 @testable import LibraryServer
 
+@Suite(.loadLimited)
 struct SearchableListTests {
     let books = [
         Book(title: "Emma", author: "Jane Austen", year: 1815),

@@ -5,6 +5,7 @@ import Testing
 /// The search page in a real browser: headless Chromium (Debian's `chromium` package) loads it
 /// from the service, runs its script against the JSON API, and the rendered DOM is checked.
 /// Skipped where Chromium is not installed; `.ci/run` installs it.
+@Suite(.loadLimited)
 struct WebPageBrowserTests {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
         FileManager.default.isExecutableFile(atPath: $0)

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestServer
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -6,7 +7,7 @@ import Synchronization
 import Testing
 
 /// Samples that are also tests: they run, and what they promise is checked.
-@Suite("Documentation samples that run")
+@Suite("Documentation samples that run", .loadLimited)
 struct RunningSamplesTests {
     /// CourierTesting's article *Testing without a network*.
     @Test func aStubAnswersTwo503sThenASuccess() async throws {

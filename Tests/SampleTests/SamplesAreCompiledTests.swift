@@ -1,3 +1,4 @@
+import CourierTestServer
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// mirrors of the samples no other test runs are in this target's `…Samples.swift` files, which
 /// give each the context it takes for granted (a `client`, a `transport`, a model type) — but
 /// never a stand-in for the package's own API, which would let a sample compile against a fake.
-@Suite("Documentation samples")
+@Suite("Documentation samples", .loadLimited)
 struct SamplesAreCompiledTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../..").standardized

@@ -7,6 +7,7 @@ import Testing
 
 /// The iTunes store's search against a loopback stand-in for the iTunes Search API that answers with
 /// realistic bodies: every kind of item, odd fields, `text/javascript`, leading blank lines.
+@Suite(.loadLimited)
 struct ITunesStoreTests {
     /// Runs `body` with a client pointed at a fresh test server.
     private func withStore(_ body: @Sendable (HTTPClient, TestServer) async throws -> Void) async throws {

@@ -7,6 +7,7 @@ import Testing
 
 /// Search as you type against the loopback store: the newest search wins, the others end
 /// silently, a real failure is reported once.
+@Suite(.loadLimited)
 struct SearchSessionTests {
     @Test func aNewSearchSupersedesTheOneInFlight() async throws {
         try await TestServer.withRunning { server in

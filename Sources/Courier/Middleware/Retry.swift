@@ -50,7 +50,7 @@ public struct Retry: Middleware {
     public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
         // A body read from a sequence cannot be sent a second time, and an offline request
         // (answered by a cache or not at all) would get the same answer again.
-        guard Self.isIdempotent(request), request.streamedBody?.isReplayable ?? true, !Self.isOffline(request) else {
+        guard request.isRepeatable, !Self.isOffline(request) else {
             return try await next(request)
         }
         var attempt = 1
@@ -82,14 +82,6 @@ public struct Retry: Middleware {
     static func isOffline(_ request: PreparedRequest) -> Bool {
         request.cachePolicy == .returnCacheDontLoad
             || CacheControl(request.head.headerFields[values: .cacheControl]).onlyIfCached
-    }
-
-    /// Whether sending `request` twice has the effect of sending it once (RFC 9110 §9.2.2).
-    static func isIdempotent(_ request: PreparedRequest) -> Bool {
-        switch request.head.method {
-        case .get, .head, .options, .trace, .put, .delete: true
-        default: request.head.headerFields[.idempotencyKey] != nil
-        }
     }
 
     /// Whether a failure may pass on its own.

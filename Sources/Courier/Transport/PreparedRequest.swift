@@ -36,6 +36,22 @@ public struct PreparedRequest: Sendable {
         Authority.host(in: head.authority ?? "")
     }
 
+    /// Whether sending the request again has the effect of sending it once: an idempotent
+    /// method (RFC 9110 §9.2.2: GET, HEAD, OPTIONS, TRACE, PUT, DELETE) or an `Idempotency-Key`
+    /// header, and a body that can be read a second time.
+    ///
+    /// ``Retry`` retries only such requests, and a transport may send one again on a new
+    /// connection when the first closed before any of the response arrived (RFC 9112 §9.3.1):
+    /// a pooled connection that the server closed while idle looks alive until it is used.
+    public var isRepeatable: Bool {
+        let idempotent =
+            switch head.method {
+            case .get, .head, .options, .trace, .put, .delete: true
+            default: head.headerFields[.idempotencyKey] != nil
+            }
+        return idempotent && (streamedBody?.isReplayable ?? true)
+    }
+
     /// The method and URL with secrets redacted, for messages and logs.
     public var summary: RequestSummary {
         RequestSummary(method: head.method.rawValue, url: Redaction.redactingURL(url))
