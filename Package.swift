@@ -222,6 +222,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The traits every test suite carries (`.loadLimited`, `.hangGuard`): Swift Testing
+        // only, so that any test target can use them on any platform.
+        .target(
+            name: "CourierTestTraits",
+            path: "Tests/CourierTestTraits",
+            swiftSettings: swiftSettings
+        ),
+
         // A loopback HTTP server with the routes the transport conformance suite, the CLI tests
         // and the client benchmark need. Not a product: it exists for tests and benchmarks.
         .target(
@@ -256,6 +264,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierTestServer",
+                "CourierTestTraits",
                 "CourierTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -268,6 +277,7 @@ let package = Package(
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
+                "CourierTestTraits",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
@@ -276,7 +286,7 @@ let package = Package(
             name: "CourierTestingTests",
             dependencies: [
                 "Courier",
-                "CourierTestServer",
+                "CourierTestTraits",
                 "CourierTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -287,7 +297,7 @@ let package = Package(
             name: "LibraryKitTests",
             dependencies: [
                 "Courier",
-                "CourierTestServer",
+                "CourierTestTraits",
                 "CourierTesting",
                 "LibraryKit",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -299,6 +309,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierAsyncHTTPClient",
+                "CourierTestTraits",
                 "LibraryKit",
                 "LibraryPostgres",
                 "LibraryServer",
@@ -317,17 +328,21 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedsTests",
-            dependencies: ["CourierTestServer", "Feeds"],
+            dependencies: ["CourierTestTraits", "Feeds"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CourierImagesTests",
-            dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierImages", "CourierTestServer"],
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient", "CourierImages", "CourierTestServer", "CourierTestTraits",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "StoreSearchTests",
-            dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierTestServer", "StoreSearch"],
+            dependencies: [
+                "Courier", "CourierAsyncHTTPClient", "CourierTestServer", "CourierTestTraits", "StoreSearch",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -336,6 +351,7 @@ let package = Package(
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
+                "CourierTestTraits",
                 "Favorites",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -343,7 +359,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GitWireTests",
-            dependencies: ["CourierTestServer", "GitWire"],
+            dependencies: ["CourierTestServer", "CourierTestTraits", "GitWire"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -354,6 +370,7 @@ let package = Package(
                 "CourierCLI",
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
+                "CourierTestTraits",
                 "CourierTesting",
                 "Favorites",
                 "GitWire",
@@ -370,6 +387,7 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierCLI", "CourierTestServer", "Favorites", "GitWire",
+                "CourierTestTraits",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
@@ -384,6 +402,7 @@ let package = Package(
                 "CourierCassettes",
                 "CourierImages",
                 "CourierTestServer",
+                "CourierTestTraits",
                 "CourierTesting",
                 "Favorites",
                 "Feeds",

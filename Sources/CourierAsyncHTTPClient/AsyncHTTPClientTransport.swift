@@ -25,6 +25,10 @@ import NIOSSL
 /// It never follows redirects itself (`HTTPClient` does, checking the security
 /// policy on every hop), reads at most `PreparedRequest.maxResponseSize` bytes, ends
 /// at the request's timeout, and closes the connection when the calling task is cancelled.
+/// A request that `PreparedRequest.isRepeatable` is sent once more when its connection closed
+/// before any of the response arrived: a pooled connection that the server closed while idle
+/// looks alive until it is used. (So a server that fails as it commits a PUT may see it twice,
+/// as RFC 9112 §9.3.1 allows for idempotent methods.)
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Connection settings.
     public struct Configuration: Sendable {
@@ -170,8 +174,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Sends `request` and waits for the response head; sends it once more when its connection
-    /// closed before any of the response arrived and the request `isRepeatable` (RFC 9112
-    /// §9.3.1). A second loss is the caller's to handle (the `Retry` middleware, for one).
+    /// closed or was reset before any of the response arrived (while it was being set up too)
+    /// and the request `isRepeatable` (RFC 9112 §9.3.1). A second loss is the caller's to handle
+    /// (the `Retry` middleware, for one). A refused connection is not retried here.
     ///
     /// A pooled connection that the server closed while it was idle looks alive until a request
     /// is written to it; without this, a server's idle timeout that ends as the next request
@@ -198,8 +203,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             default: false
             }
         case let error as IOError: error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
-        case let error as NIOSSLError:
-            if case .uncleanShutdown = error { true } else { false }
         default: false
         }
     }

@@ -1,6 +1,7 @@
 import Courier
 import CourierImages
 import CourierTestServer
+import CourierTestTraits
 import Favorites
 import Foundation
 import GitWire

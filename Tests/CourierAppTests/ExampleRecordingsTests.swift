@@ -1,6 +1,7 @@
 import Courier
 import CourierApp
 import CourierTestServer
+import CourierTestTraits
 import CourierTesting
 import Foundation
 import HTTPTypes

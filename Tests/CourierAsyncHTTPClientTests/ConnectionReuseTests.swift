@@ -1,6 +1,7 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierTestServer
+import CourierTestTraits
 import Foundation
 import HTTPTypes
 import Testing
@@ -56,6 +57,24 @@ struct ConnectionReuseTests {
             )
             _ = try await client.send(endpoint)
             #expect(server.requestLines.count == 2)
+        }
+    }
+
+    /// A body read from a sequence cannot be sent again, whatever the method.
+    @Test func aPutOfAStreamIsNotSentTwice() async throws {
+        try await withClient(answers: [[], Self.answered]) { client, server in
+            let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+                continuation.yield(Data("x".utf8))
+                continuation.finish()
+            }
+            let endpoint = Endpoint<Data>(
+                method: .put,
+                url: try server.endpointURL("/a"),
+                body: .stream(chunks, length: 1)
+            )
+            let error = await #expect(throws: RequestError.self) { try await client.send(endpoint) }
+            #expect(error?.transportFailure?.kind == .connectionLost)
+            #expect(server.requestLines == ["PUT /a HTTP/1.1"])
         }
     }
 

@@ -1,5 +1,6 @@
 import CourierAsyncHTTPClient
 import CourierTestServer
+import CourierTestTraits
 import Foundation
 import HTTPTypes
 import Testing

@@ -2,6 +2,7 @@
 // (The README quotes the second import block, so it stays next to the example.)
 
 import CourierTestServer
+import CourierTestTraits
 import Foundation
 import Testing
 

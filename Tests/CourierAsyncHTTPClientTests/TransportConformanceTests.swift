@@ -1,6 +1,7 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierTestServer
+import CourierTestTraits
 import Foundation
 import HTTPTypes
 import Testing

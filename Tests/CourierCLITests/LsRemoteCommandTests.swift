@@ -1,4 +1,5 @@
 import CourierTestServer
+import CourierTestTraits
 import Foundation
 import Testing
 

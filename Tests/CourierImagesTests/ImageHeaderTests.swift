@@ -1,5 +1,6 @@
 import CourierImages
 import CourierTestServer
+import CourierTestTraits
 import Foundation
 import Testing
 

@@ -40,7 +40,7 @@ public final class ScriptedHTTPServer: Sendable {
 
     private init(answers: [[UInt8]]) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw POSIXError(.EMFILE) }
+        guard listener >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -60,7 +60,8 @@ public final class ScriptedHTTPServer: Sendable {
         self.port = Int(UInt16(bigEndian: address.sin_port))
         Thread { [self] in
             for answer in answers {
-                let connection = accept(listener, nil, nil)
+                var connection: Int32
+                repeat { connection = accept(listener, nil, nil) } while connection < 0 && errno == EINTR
                 guard connection >= 0 else { break }  // stopped
                 serve(connection, answer: answer)
                 close(connection)

@@ -1,5 +1,6 @@
 import Courier
 import CourierTestServer
+import CourierTestTraits
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import CourierTestServer
+import CourierTestTraits
 import Foundation
 import HTTPTypes
 import Testing

@@ -1,5 +1,5 @@
 import Courier
-import CourierTestServer
+import CourierTestTraits
 import Foundation
 import HTTPTypes
 import LibraryKit

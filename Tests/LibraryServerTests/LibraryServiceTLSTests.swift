@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CourierTestServer
+import CourierTestTraits
 import Foundation
 import LibraryServer
 import Logging

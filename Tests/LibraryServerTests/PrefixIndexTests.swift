@@ -1,4 +1,4 @@
-import CourierTestServer
+import CourierTestTraits
 import Testing
 
 @testable import LibraryServer

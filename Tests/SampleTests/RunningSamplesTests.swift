@@ -1,5 +1,5 @@
 import Courier
-import CourierTestServer
+import CourierTestTraits
 import CourierTesting
 import Foundation
 import HTTPTypes

@@ -13,7 +13,8 @@ import HTTPTypes
 /// let client = HTTPClient(transport: transport, configuration: .init(middleware: [Retry(maxAttempts: 4)]))
 /// ```
 public struct Retry: Middleware {
-    /// The most times a request is sent, the first included.
+    /// The most attempts, the first included. (A transport may send one attempt twice when its
+    /// connection closed before any of the response; see ``PreparedRequest/isRepeatable``.)
     public var maxAttempts: Int
     /// The delay before the first retry; each further retry doubles it.
     public var baseDelay: Duration

@@ -25,6 +25,10 @@ public struct LoadLimit: SuiteTrait, TestTrait, TestScoping {
 
     private static let places = Places(width)
 
+    /// Whether this task already holds a place: a test case that meets the trait twice (a
+    /// nested suite that carries it too) takes one place, not one inside the other.
+    @TaskLocal private static var holdsPlace = false
+
     /// Whether the trait reaches the suite's tests and nested suites: it does.
     public var isRecursive: Bool { true }
 
@@ -33,34 +37,59 @@ public struct LoadLimit: SuiteTrait, TestTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
-    /// Runs `function` once a place is free, and frees it after.
+    /// Runs `function` once a place is free, and frees it after. A test cancelled while it
+    /// waits (its time limit ran out) ends with `CancellationError` without running.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        await Self.places.take()
+        if Self.holdsPlace { return try await function() }
+        try await Self.places.take()
         defer { Self.places.giveBack() }
-        try await function()
+        try await Self.$holdsPlace.withValue(true) { try await function() }
     }
 
     /// A counting semaphore whose waiters go in the order they came.
     private final class Places: Sendable {
-        private let state: Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
+        private struct State {
+            var free: Int
+            var waiting: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+            var nextID: UInt64 = 0
+        }
 
-        init(_ count: Int) { state = Mutex((count, [])) }
+        private let state: Mutex<State>
 
-        func take() async {
-            await withCheckedContinuation { continuation in
-                let granted = state.withLock { state in
-                    guard state.free > 0 else {
-                        state.waiting.append(continuation)
-                        return false
+        init(_ count: Int) { state = Mutex(State(free: count)) }
+
+        /// Waits for a place; throws `CancellationError` if the task is cancelled first.
+        func take() async throws {
+            let id = state.withLock { state in
+                defer { state.nextID += 1 }
+                return state.nextID
+            }
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let granted: Bool? = state.withLock { state in
+                        if Task.isCancelled { return nil }
+                        guard state.free > 0 else {
+                            state.waiting.append((id, continuation))
+                            return false
+                        }
+                        state.free -= 1
+                        return true
                     }
-                    state.free -= 1
-                    return true
+                    switch granted {
+                    case .some(true): continuation.resume()
+                    case .some(false): break
+                    case .none: continuation.resume(throwing: CancellationError())
+                    }
                 }
-                if granted { continuation.resume() }
+            } onCancel: {
+                let waiter = state.withLock { state in
+                    state.waiting.firstIndex { $0.id == id }.map { state.waiting.remove(at: $0).continuation }
+                }
+                waiter?.resume(throwing: CancellationError())
             }
         }
 
@@ -68,9 +97,9 @@ public struct LoadLimit: SuiteTrait, TestTrait, TestScoping {
             let next = state.withLock { state in
                 guard !state.waiting.isEmpty else {
                     state.free += 1
-                    return nil as CheckedContinuation<Void, Never>?
+                    return nil as CheckedContinuation<Void, any Error>?
                 }
-                return state.waiting.removeFirst()
+                return state.waiting.removeFirst().continuation
             }
             next?.resume()
         }
