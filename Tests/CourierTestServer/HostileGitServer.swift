@@ -23,26 +23,9 @@ public final class HostileGitServer: Sendable {
     /// chunks `answer` returns one by one (`nil`: the answer is over). `pause` runs between
     /// chunks (a server pacing itself).
     public init(pause: Duration? = nil, answer: @escaping @Sendable () -> [UInt8]?) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try LoopbackPort.listening(backlog: 4)
         self.listener = listener
-        var one: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-        }
-        guard bound == 0, listen(listener, 4) == 0 else {
-            close(listener)
-            throw POSIXError(.EADDRINUSE)
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         Thread { [self] in
             let connection = accept(listener, nil, nil)
             if connection >= 0 {
@@ -74,9 +57,7 @@ public final class HostileGitServer: Sendable {
     // MARK: - Serving
 
     private func serve(_ connection: Int32, pause: Duration?, answer: @Sendable () -> [UInt8]?) {
-        var interval = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        ServerSocket.limitWaits(of: connection)
         // The request: one packet, its length in its first four bytes.
         var request = [UInt8](repeating: 0, count: 4096)
         guard request.withUnsafeMutableBytes({ recv(connection, $0.baseAddress, $0.count, 0) }) > 0 else { return }
@@ -87,14 +68,8 @@ public final class HostileGitServer: Sendable {
                 usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
             }
             first = false
-            var offset = 0
-            while offset < chunk.count {
-                let count = chunk[offset...].withUnsafeBytes {
-                    send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-                }
-                guard count > 0 else { return }
-                offset += count
-                sent.withLock { $0 += count }
+            guard ServerSocket.write(chunk, to: connection, wrote: { count in sent.withLock { $0 += count } }) else {
+                return
             }
         }
     }

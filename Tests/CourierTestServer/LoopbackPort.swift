@@ -8,9 +8,26 @@ public enum LoopbackPort {
     /// A port nothing listens on now. Another process may take it before the caller binds it:
     /// callers that can should try again with a new one.
     public static func free() throws -> Int {
+        let (descriptor, port) = try bound()
+        close(descriptor)
+        return port
+    }
+
+    /// A socket listening on a free port of 127.0.0.1, for the servers the tests write
+    /// themselves; the caller closes it.
+    public static func listening(backlog: Int32 = 8) throws -> (descriptor: Int32, port: Int) {
+        let (descriptor, port) = try bound()
+        guard listen(descriptor, backlog) == 0 else {
+            close(descriptor)
+            throw LoopbackPortError()
+        }
+        return (descriptor, port)
+    }
+
+    /// A socket bound to a port of 127.0.0.1 that the system chose, and the port.
+    private static func bound() throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw LoopbackPortError() }
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -21,8 +38,11 @@ public enum LoopbackPort {
                 bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
             }
         }
-        guard bound else { throw LoopbackPortError() }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(descriptor)
+            throw LoopbackPortError()
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
 

@@ -39,25 +39,9 @@ public final class ScriptedHTTPServer: Sendable {
     }
 
     private init(answers: [[UInt8]]) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-        }
-        guard bound == 0, listen(listener, 8) == 0 else {
-            close(listener)
-            throw POSIXError(.EADDRINUSE)
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
+        let (listener, port) = try LoopbackPort.listening()
         self.listener = listener
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         Thread { [self] in
             for answer in answers {
                 var connection: Int32
@@ -87,9 +71,7 @@ public final class ScriptedHTTPServer: Sendable {
     }
 
     private func serve(_ connection: Int32, answer: [UInt8]) {
-        var interval = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        ServerSocket.limitWaits(of: connection)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let end = Array("\r\n\r\n".utf8)
@@ -100,13 +82,6 @@ public final class ScriptedHTTPServer: Sendable {
         }
         let line = received.split(separator: UInt8(ascii: "\r"), maxSplits: 1).first ?? []
         state.withLock { $0.lines.append(String(decoding: line, as: UTF8.self)) }
-        var offset = 0
-        while offset < answer.count {
-            let count = answer[offset...].withUnsafeBytes {
-                send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            guard count > 0 else { return }
-            offset += count
-        }
+        _ = ServerSocket.write(answer, to: connection)
     }
 }
