@@ -40,9 +40,9 @@ public struct PreparedRequest: Sendable {
     /// method (RFC 9110 §9.2.2: GET, HEAD, OPTIONS, TRACE, PUT, DELETE) or an `Idempotency-Key`
     /// header, and a body that can be read a second time.
     ///
-    /// ``Retry`` retries only such requests, and a transport may send one again on a new
-    /// connection when the first closed before any of the response arrived (RFC 9112 §9.3.1):
-    /// a pooled connection that the server closed while idle looks alive until it is used.
+    /// ``Retry`` retries only such requests, and a transport may send one a second time when
+    /// its connection closed before any of the response arrived (RFC 9112 §9.3.1): a pooled
+    /// connection that the server closed while idle looks alive until it is used.
     public var isRepeatable: Bool {
         let idempotent =
             switch head.method {
