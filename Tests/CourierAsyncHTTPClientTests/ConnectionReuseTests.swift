@@ -29,7 +29,7 @@ struct ConnectionReuseTests {
         try await withClient(answers: [[], Self.answered]) { client, server in
             let endpoint = Endpoint<Data>(
                 method: method,
-                url: try server.endpointURL("/a"),
+                url: server.url("/a"),
                 body: .data(Data("x".utf8))
             )
             let body = try await client.send(endpoint)
@@ -40,7 +40,7 @@ struct ConnectionReuseTests {
 
     @Test func aPostIsNotSentTwice() async throws {
         try await withClient(answers: [[], Self.answered]) { client, server in
-            let endpoint = Endpoint<Data>(method: .post, url: try server.endpointURL("/a"), body: .data(Data("x".utf8)))
+            let endpoint = Endpoint<Data>(method: .post, url: server.url("/a"), body: .data(Data("x".utf8)))
             let error = await #expect(throws: RequestError.self) { try await client.send(endpoint) }
             #expect(error?.transportFailure?.kind == .connectionLost)
             #expect(server.requestLines == ["POST /a HTTP/1.1"])
@@ -51,7 +51,7 @@ struct ConnectionReuseTests {
         try await withClient(answers: [[], Self.answered]) { client, server in
             let endpoint = Endpoint<Data>(
                 method: .post,
-                url: try server.endpointURL("/a"),
+                url: server.url("/a"),
                 headers: [HTTPField.Name("Idempotency-Key")!: "order-17"],
                 body: .data(Data("x".utf8))
             )
@@ -69,7 +69,7 @@ struct ConnectionReuseTests {
             }
             let endpoint = Endpoint<Data>(
                 method: .put,
-                url: try server.endpointURL("/a"),
+                url: server.url("/a"),
                 body: .stream(chunks, length: 1)
             )
             let error = await #expect(throws: RequestError.self) { try await client.send(endpoint) }
@@ -81,14 +81,10 @@ struct ConnectionReuseTests {
     @Test func aSecondLossIsTheCallersToRetry() async throws {
         try await withClient(answers: [[], [], Self.answered]) { client, server in
             let error = await #expect(throws: RequestError.self) {
-                try await client.send(Endpoint<Data>(url: try server.endpointURL("/a")))
+                try await client.send(Endpoint<Data>(url: server.url("/a")))
             }
             #expect(error?.transportFailure?.kind == .connectionLost)
             #expect(server.requestLines.count == 2)
         }
     }
-}
-
-extension ScriptedHTTPServer {
-    fileprivate func endpointURL(_ path: String) throws -> URL { try #require(URL(string: url(path))) }
 }

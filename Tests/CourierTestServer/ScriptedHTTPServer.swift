@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,10 +20,10 @@ public final class ScriptedHTTPServer: Sendable {
     /// closes it, its descriptor may be another socket's).
     private let state = Mutex<(lines: [String], listening: Bool)>(([], true))
 
-    /// A response with a JSON body, whole, that closes its connection.
-    public static func json(_ body: String, status: String = "200 OK") -> [UInt8] {
+    /// A 200 response with a JSON body, whole, that closes its connection.
+    public static func json(_ body: String) -> [UInt8] {
         Array(
-            "HTTP/1.1 \(status)\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)"
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)"
                 .utf8
         )
     }
@@ -57,8 +57,10 @@ public final class ScriptedHTTPServer: Sendable {
         }.start()
     }
 
-    /// `http://127.0.0.1:port` followed by `path`.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    /// `http://127.0.0.1:<port><path>`, as ``TestServer/url(_:)`` gives its own.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
 
     /// The request lines read so far, one a connection, such as `GET /a HTTP/1.1`.
     public var requestLines: [String] { state.withLock { $0.lines } }
