@@ -276,4 +276,30 @@ struct DownloadTests {
             )
         }
     }
+
+    /// Without `replacingExisting`, anything at the destination (a file, a dangling link) stops
+    /// the download before it is sent, and the file is left as it was.
+    @Test func anExistingFileIsNotReplacedUnlessAsked() async throws {
+        try await Self.withClient { server, client, directory async throws in
+            let file = directory.appendingPathComponent("h.bin")
+            try Data("mine".utf8).write(to: file)
+            let link = directory.appendingPathComponent("i.bin")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/nonexistent/target")
+            for destination in [file, link] {
+                let error = await #expect(throws: RequestError.self) {
+                    try await client.download(
+                        Endpoint(url: server.url("/file/h?bytes=10")),
+                        to: destination,
+                        replacingExisting: false
+                    )
+                }
+                #expect(error?.message.contains("it exists already, and replacing it was not asked for") == true)
+            }
+            #expect(await server.events.hitCount("h") == 0)
+            #expect(try Data(contentsOf: file) == Data("mine".utf8))
+            let replaced = try await client.download(Endpoint(url: server.url("/file/h?bytes=10")), to: file)
+            #expect(replaced.bytes == 10)
+            #expect(try Data(contentsOf: file) == Self.expected(10))
+        }
+    }
 }

@@ -17,11 +17,17 @@ enum Courier {
     /// Runs `courier` with `arguments`. The process is started, read and awaited on threads
     /// of its own: blocking a dispatch thread would starve the Swift concurrency pool that the
     /// loopback server's handlers run on (on Linux they share threads).
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+    static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        in directory: URL? = nil
+    ) async throws -> Result {
         let executable = try executable()
         return await withCheckedContinuation { continuation in
             let thread = Thread {
-                continuation.resume(returning: runBlocking(executable, arguments, environment: environment))
+                continuation.resume(
+                    returning: runBlocking(executable, arguments, environment: environment, directory: directory)
+                )
             }
             thread.start()
         }
@@ -36,9 +42,15 @@ enum Courier {
         return environment.merging(extra) { _, new in new }
     }
 
-    private static func runBlocking(_ executable: URL, _ arguments: [String], environment: [String: String]) -> Result {
+    private static func runBlocking(
+        _ executable: URL,
+        _ arguments: [String],
+        environment: [String: String],
+        directory: URL?
+    ) -> Result {
         let process = Process()
         process.executableURL = executable
+        if let directory { process.currentDirectoryURL = directory }
         process.arguments = arguments
         process.environment = Self.environment(environment)
         let output = Pipe()

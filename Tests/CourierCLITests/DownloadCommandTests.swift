@@ -65,4 +65,54 @@ struct DownloadCommandTests {
             }
         }
     }
+
+    /// Without -o, a URL that spells a path (`..%2F`, `%2F…`, `%2E%2E`) still names one file in
+    /// the working directory, and an existing file of that name is not replaced unless asked.
+    @Test func aURLNeverNamesAFileOutsideTheWorkingDirectory() async throws {
+        try await Self.withDirectory { directory in
+            let inner = directory.appendingPathComponent("inner")
+            try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+            let victim = directory.appendingPathComponent("victim.txt")
+            try Data("mine".utf8).write(to: victim)
+            let answers = (0..<5).map { ScriptedHTTPServer.json(#"{"n":\#($0)}"#) }
+            try await ScriptedHTTPServer.withRunning(answers: answers) { server in
+                func download(_ path: String, _ options: String...) async throws -> Courier.Result {
+                    try await Courier.run(["download", server.url(path).absoluteString, "-q"] + options, in: inner)
+                }
+                #expect(try await download("/..%2Fvictim.txt").status == 0)
+                #expect(try await download("/%2Ftmp%2F.profile").status == 0)
+                #expect(try await download("/x/%2E%2E").status == 0)
+                #expect(try String(contentsOf: victim, encoding: .utf8) == "mine")
+                #expect(
+                    try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                        "inner", "victim.txt",
+                    ]
+                )
+                #expect(
+                    try FileManager.default.contentsOfDirectory(atPath: inner.path).sorted()
+                        == ["_tmp_.profile", "_victim.txt", "index.html"]
+                )
+                #expect(
+                    try String(contentsOf: inner.appendingPathComponent("_victim.txt"), encoding: .utf8) == #"{"n":0}"#
+                )
+
+                // The same name again: refused before anything is sent, then replaced when asked.
+                let again = try await download("/..%2Fvictim.txt")
+                #expect(again.status == 2)
+                #expect(again.stderr.contains("_victim.txt exists already: give --overwrite to replace it"))
+                #expect(server.requestLines.count == 3)
+                #expect(try await download("/..%2Fvictim.txt", "--overwrite").status == 0)
+                #expect(
+                    try String(contentsOf: inner.appendingPathComponent("_victim.txt"), encoding: .utf8) == #"{"n":3}"#
+                )
+
+                // -o DIR saves into DIR under the URL's safe name.
+                #expect(try await download("/a/..%2F..%2Fb.txt", "-o", directory.path).status == 0)
+                #expect(
+                    try String(contentsOf: directory.appendingPathComponent("_.._b.txt"), encoding: .utf8)
+                        == #"{"n":4}"#
+                )
+            }
+        }
+    }
 }

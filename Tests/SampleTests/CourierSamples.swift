@@ -238,6 +238,13 @@ enum CourierSamples {
         }
     }
 
+    static func downloadFileName() {
+        let url = URL(string: "https://example.com/files/..%2F..%2Fvictim.txt")!
+        let name = DownloadFileName.suggested(by: url)  // "_.._victim.txt"
+        let other = DownloadFileName.sanitized("../../.bashrc")  // "_.._.bashrc"
+        keep((name, other))
+    }
+
     static func curlCommand(client: HTTPClient) throws {
         print(try client.prepare(MovieDB.movie(550).details).curlCommand())
         // curl 'https://api.themoviedb.org/3/movie/550' -H 'Authorization: REDACTED' …

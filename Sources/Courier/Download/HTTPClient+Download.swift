@@ -23,17 +23,30 @@ extension HTTPClient {
     /// download included — and nothing is sent. The client's timeout and response size limit do
     /// not apply; the transport's connection timeouts do.
     ///
+    /// With `replacingExisting` off, a `destination` that exists already (a file, a directory,
+    /// a symbolic link) is never replaced: the download fails before anything is sent, and the
+    /// finished file is moved into place only if nothing has taken the name meanwhile. For a
+    /// name the person did not choose (``DownloadFileName``).
+    ///
+    /// - Parameters:
+    ///   - endpoint: What to download.
+    ///   - destination: The file to write.
+    ///   - replacingExisting: Whether an existing file at `destination` is replaced (the default).
+    ///   - progress: Called as bytes arrive.
     /// - Throws: ``RequestError``, the same cases as ``HTTPClient/send(_:)->Value`` for the network and the status,
-    ///   and ``RequestError/fileSystem(path:reason:)`` when the file cannot be written.
+    ///   and ``RequestError/fileSystem(path:reason:)`` when the file cannot be written or exists
+    ///   and may not be replaced.
     public func download(
         _ endpoint: Endpoint<Data>,
         to destination: URL,
+        replacingExisting: Bool = true,
         progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }
     ) async throws(RequestError) -> DownloadResult {
+        let partial = PartialDownload(destination: destination)
+        if !replacingExisting { try partial.checkNothingAtDestination() }
         var request = try prepare(endpoint)
         request.timeout = nil
         request.maxResponseSize = .max
-        let partial = PartialDownload(destination: destination)
         let resumable = partial.resumable(for: request.url)
         if let resumable {
             request.head.headerFields[.range] = "bytes=\(resumable.offset)-"
@@ -67,7 +80,7 @@ extension HTTPClient {
         switch response.status {
         case 200, 206:
             try writer.finish()
-            try partial.complete()
+            try partial.complete(replacingExisting: replacingExisting)
             let (bytes, _) = writer.totals
             return DownloadResult(
                 file: destination,
@@ -78,7 +91,12 @@ extension HTTPClient {
         case 416 where resumable != nil:
             // The part on disk is not a prefix of what the server has now: start over.
             partial.discard()
-            return try await download(endpoint, to: destination, progress: progress)
+            return try await download(
+                endpoint,
+                to: destination,
+                replacingExisting: replacingExisting,
+                progress: progress
+            )
         default:
             writer.close()
             throw Self.failure(for: response, request: request.summary)

@@ -52,12 +52,34 @@ struct PartialDownload: Sendable {
         }
     }
 
-    /// Moves the finished bytes into place in one step and forgets the metadata.
-    func complete() throws(RequestError) {
-        guard rename(data.path, destination.path) == 0 else {
-            throw .fileSystem(path: destination.path, reason: String(cString: strerror(errno)))
+    /// Moves the finished bytes into place in one step and forgets the metadata. Without
+    /// `replacingExisting`, the bytes are linked under the destination's name, which fails if
+    /// anything holds it (no check-then-write race), and then unlinked from the partial name.
+    func complete(replacingExisting: Bool = true) throws(RequestError) {
+        if replacingExisting {
+            guard rename(data.path, destination.path) == 0 else {
+                throw .fileSystem(path: destination.path, reason: String(cString: strerror(errno)))
+            }
+        } else {
+            guard link(data.path, destination.path) == 0 else {
+                let code = errno
+                throw code == EEXIST
+                    ? existsFailure : .fileSystem(path: destination.path, reason: String(cString: strerror(code)))
+            }
+            unlink(data.path)
         }
         try? FileManager.default.removeItem(at: metadata)
+    }
+
+    /// Throws when anything (a file, a directory, a link, even a dangling one) has the
+    /// destination's name.
+    func checkNothingAtDestination() throws(RequestError) {
+        var status = stat()
+        if lstat(destination.path, &status) == 0 { throw existsFailure }
+    }
+
+    private var existsFailure: RequestError {
+        .fileSystem(path: destination.path, reason: "it exists already, and replacing it was not asked for")
     }
 
     /// Removes the partial bytes and their metadata.
