@@ -206,6 +206,37 @@ struct MiddlewareTests {
         )
     }
 
+    /// A JSON body's secrets are the rule's too (issue 28): `--curl` and every rendering share it.
+    @Test func curlCommandRedactsJSONAndTextBodies() throws {
+        let client = HTTPClient(transport: StubTransport())
+        let json = try client.prepare(
+            Endpoint<Void>(
+                method: .post,
+                host: "api.test",
+                path: "/login",
+                body: .data(
+                    Data(#"{"user":"ada","password":"hunter2","nested":{"api_key":"K1"}}"#.utf8),
+                    contentType: "application/json"
+                )
+            )
+        )
+        #expect(
+            json.curlCommand().hasSuffix(
+                #"--data-binary '{"user":"ada","password":"REDACTED","nested":{"api_key":"REDACTED"}}'"#
+            )
+        )
+        #expect(json.curlCommand(redactingSecrets: false).contains("hunter2"))
+        let text = try client.prepare(
+            Endpoint<Void>(
+                method: .post,
+                host: "api.test",
+                path: "/note",
+                body: .data(Data("see https://x.test/?access_token=T2 now".utf8), contentType: "text/plain")
+            )
+        )
+        #expect(text.curlCommand().hasSuffix("--data-binary 'see https://x.test/?access_token=REDACTED now'"))
+    }
+
     @Test func middlewareRunsOutermostFirst() async throws {
         let stub = StubTransport()
         stub.on(nil, "/", .status(.noContent))

@@ -9,8 +9,10 @@ extension PreparedRequest {
     /// // curl 'https://api.themoviedb.org/3/movie/550' -H 'Authorization: REDACTED' …
     /// ```
     ///
-    /// - Parameter redactingSecrets: Replace credentials (secret header fields, secret query
-    ///   items and form fields) with `REDACTED`. On by default.
+    /// - Parameter redactingSecrets: Replace credentials with `REDACTED` by the one rule of
+    ///   ``Redaction``: secret header fields, the secrets of the URL, and of the body
+    ///   (``Redaction/redactingBody(_:contentType:)``: form fields, JSON members, multipart
+    ///   parts and URLs in text). On by default.
     public func curlCommand(redactingSecrets: Bool = true) -> String {
         var parts = ["curl"]
         switch head.method {
@@ -24,13 +26,9 @@ extension PreparedRequest {
                 "-H", Self.quoted("\(field.name): \(Redaction.displayedValue(of: field, redacting: redactingSecrets))"),
             ]
         }
-        if let body, !body.isEmpty {
-            if var text = String(data: body, encoding: .utf8) {
-                if redactingSecrets, let type = head.headerFields[.contentType],
-                    MediaType.essence(of: type) == "application/x-www-form-urlencoded"
-                {
-                    text = Redaction.redactingQuery(Substring(text))
-                }
+        if var body, !body.isEmpty {
+            if redactingSecrets { body = Redaction.redactingBody(body, contentType: head.headerFields[.contentType]) }
+            if let text = String(data: body, encoding: .utf8) {
                 parts += ["--data-binary", Self.quoted(text)]
             } else {
                 parts += ["--data-binary", "@body.bin", "# \(body.count) bytes of binary data, not shown"]
