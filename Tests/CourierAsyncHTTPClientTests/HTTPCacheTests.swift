@@ -502,6 +502,63 @@ struct HTTPCacheTests {
         }
     }
 
+    /// URLs other header fields carry are stored with their credentials `REDACTED`; a
+    /// `Location` that carries one keeps its response off the disk (issue 28).
+    @Test func credentialsInStoredURLsAreRedacted() throws {
+        func stored(_ fields: HTTPFields) -> CachedResponse {
+            CachedResponse(
+                head: HTTPResponse(status: .ok, headerFields: fields),
+                body: Data("body".utf8),
+                url: "https://api.test/x",
+                requestTime: Date(),
+                responseTime: Date(),
+                selectingValues: [:]
+            )
+        }
+        let link = try #require(HTTPField.Name("Link"))
+        let entry = try #require(
+            DiskCacheStore.encode(
+                [
+                    stored([
+                        .contentLocation: "https://api.test/x?access_token=T1&page=2",
+                        link: "<https://api.test/x?page=3&api_key=T2>; rel=\"next\"",
+                        .cacheControl: "max-age=600",
+                    ])
+                ],
+                key: "k"
+            )
+        )
+        let text = String(decoding: entry, as: UTF8.self)
+        #expect(!text.contains("T1") && !text.contains("T2"))
+        let decoded = try #require(DiskCacheStore.decode(entry, key: "k")?.first)
+        #expect(decoded.head.headerFields[.contentLocation] == "https://api.test/x?access_token=REDACTED&page=2")
+        #expect(decoded.head.headerFields[link] == "<https://api.test/x?page=3&api_key=REDACTED>; rel=\"next\"")
+        #expect(decoded.head.headerFields[.cacheControl] == "max-age=600")
+
+        let redirect = stored([.location: "https://api.test/next?access_token=T3", .cacheControl: "max-age=600"])
+        #expect(DiskCacheStore.encode([redirect], key: "k") == nil)
+        #expect(DiskCacheStore.encode([stored([.location: "https://api.test/next?page=2"])], key: "k") != nil)
+    }
+
+    /// A directory of ours that others may read (0755, as `mkdir` makes it) is made 0700; one
+    /// others may write to is refused.
+    @Test func anExistingDirectoryIsMadePrivate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(
+            at: directory,
+            withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o755]
+        )
+        #expect(try Self.permissions(directory.path) == 0o755)
+        _ = try HTTPCache(directory: directory)
+        #expect(try Self.permissions(directory.path) == 0o700)
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
+        let error = #expect(throws: CacheStorageError.self) { try HTTPCache(directory: directory) }
+        #expect(error?.description.contains("other users may write to it") == true)
+    }
+
     /// An entry whose lengths do not fit its file is a miss and is deleted, whatever the
     /// numbers (no arithmetic trap); the failure reaches the cache's logger; files an
     /// interrupted write left are gone after the next open.

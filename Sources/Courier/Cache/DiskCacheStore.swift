@@ -84,6 +84,13 @@ actor DiskCacheStore {
         guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
             throw CacheStorageError(directory: directory.path, reason: "other users may write to it (chmod 700 it)")
         }
+        // Ours, but others may list or read it (made by hand, or by a wide umask): tightened.
+        if status.st_mode & (S_IRWXG | S_IRWXO) != 0, chmod(directory.path, S_IRWXU) != 0 {
+            throw CacheStorageError(
+                directory: directory.path,
+                reason: "other users may read it, and it cannot be made private (\(String(cString: strerror(errno))))"
+            )
+        }
     }
 
     // MARK: - Entries
@@ -105,8 +112,11 @@ actor DiskCacheStore {
     }
 
     func write(_ variants: [CachedResponse], key: String) {
-        guard let data = Self.encode(variants, key: key), data.count <= capacity else { return }
         let file = self.file(for: key)
+        guard let data = Self.encode(variants, key: key), data.count <= capacity else {
+            delete(file)  // an older entry would answer in its place
+            return
+        }
         let temporary = directory.appendingPathComponent(".\(UUID().uuidString).tmp")
         let previous = (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
         do {
@@ -187,14 +197,22 @@ actor DiskCacheStore {
         var bodyLengths: [Int]
     }
 
-    /// The bytes of an entry. Header fields holding credentials (``Redaction``'s rule) and the
-    /// responses' URLs are left out.
+    /// The bytes of an entry, or `nil` when it is not to be written. Header fields holding
+    /// credentials (``Redaction``'s rule) and the responses' URLs are left out, and the
+    /// credentials in URLs other fields carry (`Content-Location`, `Link`: `?access_token=…`)
+    /// are `REDACTED`. A response whose `Location` carries one is not written at all: redacted,
+    /// it would send the next request somewhere else, so it stays in memory only.
     static func encode(_ variants: [CachedResponse], key: String) -> Data? {
-        let kept = variants.map { variant in
-            var variant = variant
-            variant.url = ""
-            variant.head.headerFields = variant.head.headerFields.filter { !Redaction.isSecret($0.name) }
-            return variant
+        var kept = variants
+        for index in kept.indices {
+            kept[index].url = ""
+            var fields = HTTPFields()
+            for field in kept[index].head.headerFields where !Redaction.isSecret(field.name) {
+                let shown = Redaction.redactingURLs(in: field.value)
+                if shown != field.value, field.name == .location { return nil }
+                fields.append(shown == field.value ? field : HTTPField(name: field.name, value: shown))
+            }
+            kept[index].head.headerFields = fields
         }
         let metadata = Metadata(responses: kept, bodyLengths: variants.map(\.body.count))
         guard let json = try? JSONEncoder().encode(metadata), key.utf8.count <= UInt32.max, json.count <= UInt32.max
