@@ -1,8 +1,11 @@
+import ArgumentParser
 import CourierTestServer
 import CourierTestTraits
 import Favorites
 import Foundation
 import Testing
+
+@testable import CourierCLI
 
 /// `courier family` and `courier movies` against the loopback TMDB stand-in, each test with a
 /// database file of its own.
@@ -143,6 +146,25 @@ struct MoviesCommandTests {
         }
         let rows = try Self.json(try await Courier.run(["movies", "list", "--json", "--database", database]).stdout)
         #expect(rows.first?["title"] as? String == "Heat")
+    }
+
+    /// A stand-in that wants credentials none were given for: the failure names the variables
+    /// to set rather than asking to check credentials that do not exist (in-process).
+    @Test func a401WithoutCredentialsNamesTheVariables() async throws {
+        try await TestServer.withRunning { server in
+            guard TMDBCredentials(environment: ProcessInfo.processInfo.environment) == nil else { return }
+            for arguments in [["top-rated"], ["show", "438631"]] {
+                let parsed = try MoviesCommand.parseAsRoot(arguments + ["--service", server.baseURL.absoluteString])
+                guard var command = parsed as? any AsyncParsableCommand else {
+                    Issue.record("not an async command")
+                    return
+                }
+                let failure = await #expect(throws: CommandFailure.self) { try await command.run() }
+                #expect(failure?.message.contains("returned 401 Unauthorized, and no credentials were sent") == true)
+                #expect(failure?.message.contains("neither TMDB_ACCESS_TOKEN nor TMDB_API_KEY is set") == true)
+                #expect(failure?.message.contains("check your credentials") == false)
+            }
+        }
     }
 
     @Test func topRatedAndShowReadTMDB() async throws {

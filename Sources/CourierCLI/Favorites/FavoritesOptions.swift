@@ -125,6 +125,23 @@ extension CommandFailure {
     }
 }
 
+extension CommandFailure {
+    /// A TMDB request's failure. A 401 when no credentials were sent (a stand-in given with
+    /// `--service` that wants them after all) names the variables to set instead of asking to
+    /// check credentials that do not exist.
+    init(_ error: RequestError, sentCredentials credentials: TMDBCredentials?) {
+        self.init(CommandFailure.tmdbMessage(for: error, sentCredentials: credentials), status: ExitStatus(error))
+    }
+
+    /// The message of ``init(_:sentCredentials:)``.
+    static func tmdbMessage(for error: RequestError, sentCredentials credentials: TMDBCredentials?) -> String {
+        guard credentials == nil, case .unauthorized(let failure) = error else { return CommandFailure(error).message }
+        return "\(failure.request) returned \(failure.statusLine), and no credentials were sent: neither "
+            + "\(TMDBCredentials.accessTokenVariable) nor \(TMDBCredentials.apiKeyVariable) is set. "
+            + TMDBCredentials.commandLineHelp(serviceOption: "--service")
+    }
+}
+
 extension TMDBCredentials {
     /// ``howToGetOne`` and how a `courier` user works without credentials: a recording served
     /// by `courier replay`, passed with `serviceOption`.

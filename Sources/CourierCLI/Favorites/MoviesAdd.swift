@@ -74,7 +74,8 @@ struct MoviesAdd: AsyncParsableCommand {
             )
         case .failed(let error):
             throw CommandFailure(
-                "\(saved), its rating pending: \(error.message) Run 'courier movies refresh' to try again.",
+                "\(saved), its rating pending: \(CommandFailure.tmdbMessage(for: error, sentCredentials: credentials)) "
+                    + "Run 'courier movies refresh' to try again.",
                 status: ExitStatus(error)
             )
         case .removed:

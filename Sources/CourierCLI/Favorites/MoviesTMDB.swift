@@ -26,11 +26,12 @@ struct MoviesTopRated: AsyncParsableCommand {
 
     func run() async throws {
         let page = self.page
-        let chart = try await tmdb.withClient(credentials: try tmdb.credentials()) { client in
+        let credentials = try tmdb.credentials()
+        let chart = try await tmdb.withClient(credentials: credentials) { client in
             do throws(RequestError) {
                 return try await client.send(TMDB.movies.topRated(page: page))
             } catch {
-                throw CommandFailure(error)
+                throw CommandFailure(error, sentCredentials: credentials)
             }
         }
         if json {
@@ -100,14 +101,15 @@ struct MoviesShow: AsyncParsableCommand {
 
     func run() async throws {
         let id = self.id
-        let movie = try await tmdb.withClient(credentials: try tmdb.credentials()) { client in
+        let credentials = try tmdb.credentials()
+        let movie = try await tmdb.withClient(credentials: credentials) { client in
             do throws(RequestError) {
                 return try await client.send(TMDB.movie(id).details)
             } catch {
                 if error.httpFailure?.status == 404 {
                     throw CommandFailure("TMDB has no movie with id \(id). \(error.message)", status: .nothingFound)
                 }
-                throw CommandFailure(error)
+                throw CommandFailure(error, sentCredentials: credentials)
             }
         }
         if json {
