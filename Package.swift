@@ -242,6 +242,7 @@ let package = Package(
                 "Favorites",
                 "GitWire",
                 "LibraryKit",
+                "LibraryServer",
                 "StoreSearch",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -387,8 +388,9 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierCLI", "CourierTestServer", "Favorites", "GitWire",
-                "CourierTestTraits",
+                "CourierTestTraits", "CourierCassettes", "LibraryServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

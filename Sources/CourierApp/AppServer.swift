@@ -4,6 +4,7 @@ public import Foundation
 import HTTPTypes
 import Hummingbird
 import LibraryKit
+public import LibraryServer
 public import Logging
 import NIOCore
 import ServiceLifecycle
@@ -63,6 +64,9 @@ public struct AppServer: Sendable {
     ///     name the app answers to; a wildcard (`0.0.0.0`, `::`) listens everywhere but answers
     ///     only to loopback names.
     ///   - port: 0 picks a free port; `onListening` receives the address.
+    ///   - limits: How long a connection may stay silent or take to send a request, and how
+    ///     many are served at once, as for the library service: idle and trickling clients are
+    ///     shed.
     ///   - handlingSignals: Whether SIGINT and SIGTERM stop the server gracefully.
     ///   - onListening: Called once the server accepts connections, with its base URL.
     /// - Throws: ``AppServerError/cannotListen(address:reason:)`` when the address cannot be
@@ -70,6 +74,7 @@ public struct AppServer: Sendable {
     public func run(
         host: String = "127.0.0.1",
         port: Int = 8090,
+        limits: ConnectionLimits = .default,
         handlingSignals: Bool = true,
         onListening: @escaping @Sendable (URL) async -> Void = { _ in }
     ) async throws {
@@ -78,7 +83,8 @@ public struct AppServer: Sendable {
         let ratings = RatingQueue(updater: .init(store: services.favorites, tmdb: services.tmdb), logger: logger)
         let app = Application(
             router: router(ratings: ratings, alsoAnsweringTo: wildcard ? nil : host),
-            configuration: .init(address: .hostname(host, port: port), serverName: "courier"),
+            server: limits.server,
+            configuration: limits.configuration(address: .hostname(host, port: port), serverName: "courier"),
             onServerRunning: { channel in
                 let boundPort = channel.localAddress?.port ?? port
                 let shown = wildcard ? "127.0.0.1" : host
@@ -87,24 +93,15 @@ public struct AppServer: Sendable {
             },
             logger: logger
         )
-        var configuration = ServiceGroupConfiguration(
-            services: [app],
-            gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [],
-            cancellationSignals: handlingSignals ? [.sigquit] : [],
-            logger: logger
-        )
-        // Event streams end at a graceful shutdown; a request still running after this long
-        // is cancelled.
-        configuration.maximumGracefulShutdownDuration = Self.shutdownGrace
-        let services = ServiceGroup(configuration: configuration)
+        // The rating queue starts before the server and stops after it.
+        let queue = RatingService(ratings: ratings)
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await ratings.run() }
-                defer {
-                    ratings.finish()
-                    group.cancelAll()
-                }
-                try await services.run()
+            if handlingSignals {
+                // As `courier serve` stops: requests in flight (event streams end at once) get the
+                // limits' shutdown timeout, and no client can keep the process from exiting.
+                try await limits.run(app, after: [queue])
+            } else {
+                try await limits.runUntilCancelled(app, after: [queue])
             }
         } catch let error as IOError {
             throw AppServerError.cannotListen(address: "\(host):\(port)", reason: error.description)
@@ -112,9 +109,19 @@ public struct AppServer: Sendable {
             throw AppServerError.cannotListen(address: "\(host):\(port)", reason: "\(error)")
         }
     }
+}
 
-    /// How long a graceful shutdown waits for the requests in flight.
-    static let shutdownGrace: Duration = .seconds(5)
+/// The rating queue as a service: it runs until the service group shuts down.
+private struct RatingService: Service {
+    let ratings: RatingQueue
+
+    func run() async {
+        await withGracefulShutdownHandler {
+            await ratings.run()
+        } onGracefulShutdown: {
+            ratings.finish()
+        }
+    }
 }
 
 /// Why the app could not run.

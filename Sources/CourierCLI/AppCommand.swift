@@ -54,6 +54,8 @@ struct AppCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
+    @OptionGroup var server: ServerOptions
+
     @OptionGroup var security: SecurityOptions
 
     @Option(
@@ -215,15 +217,15 @@ struct AppCommand: AsyncParsableCommand {
     }
 
     private func serveApp(_ services: AppServices, logger: Logger) async throws {
-        let server: AppServer
+        let app: AppServer
         do {
-            server = try AppServer(services: services, logger: logger)
+            app = try AppServer(services: services, logger: logger)
         } catch {
             throw CommandFailure(error.description, status: .unexpected)
         }
         let location = favorites(services.favorites)
         do {
-            try await server.run(host: host, port: port) { url in
+            try await app.run(host: host, port: port, limits: server.limits) { url in
                 Terminal.output(
                     """
                     Courier app on \(url)/ — open it in a browser.

@@ -88,13 +88,24 @@ struct Replay: AsyncParsableCommand {
     ) async throws
         -> Response
     {
-        let authority = request.head.authority ?? ""
-        guard TransportSecurityPolicy.isLoopback(authority: authority) || Self.host(of: authority) == host.lowercased()
+        // The Host is parsed strictly, once (HTTPAuthority): `127.0.0.1:80@evil.example` is no
+        // name of this machine.
+        let listening = HTTPAuthority(parsing: host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host)
+        guard let authority = request.head.authority, let parsed = HTTPAuthority(parsing: authority),
+            parsed.isLoopback || parsed.host == listening?.host
         else {
             return Self.text(
                 "courier replay answers only requests addressed to this machine (Host: 127.0.0.1 or localhost)",
                 status: .misdirectedRequest
             )
+        }
+        // A page of another site may send requests here, but it gets nothing to read: no
+        // recorded Access-Control-* field is sent, and a request it makes is refused.
+        if let origin = request.headers[.origin], origin != "http://\(authority)" {
+            return Self.text("courier replay answers no other site's pages (Origin: \(origin))", status: .forbidden)
+        }
+        if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" {
+            return Self.text("courier replay answers no other site's pages (\(site) request)", status: .forbidden)
         }
         let body = Data((try await request.body.collect(upTo: 64 << 20)).readableBytesView)
         // Secrets in the request are redacted as in the recordings, and never echoed.
@@ -113,8 +124,9 @@ struct Replay: AsyncParsableCommand {
                 status: .notFound
             )
         }
-        var headers = recorded.headerFields
-        for name in framing { headers[name] = nil }
+        let headers = recorded.headerFields.filter {
+            !framing.contains($0.name) && !$0.name.canonicalName.hasPrefix("access-control-")
+        }
         return Response(
             status: HTTPResponse.Status(code: recorded.status),
             headers: headers,
@@ -129,15 +141,5 @@ struct Replay: AsyncParsableCommand {
             headers: [.contentType: "text/plain; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: line + "\n"))
         )
-    }
-
-    /// The host of a `Host` value, lowercased, without port or brackets.
-    private static func host(of authority: String) -> String {
-        var host = Substring(authority.lowercased())
-        if host.first == "[", let close = host.firstIndex(of: "]") {
-            return String(host[host.index(after: host.startIndex)..<close])
-        }
-        if let colon = host.lastIndex(of: ":") { host = host[..<colon] }
-        return String(host)
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import LibraryServer
 
 /// `--idle-timeout`, `--request-timeout` and `--max-connections`, shared by the commands that serve (`serve`,
-/// `replay`).
+/// `replay`, `app`).
 struct ServerOptions: ParsableArguments {
     /// Seconds a connection may stay silent: a second to a day.
     static let idleTimeouts: ClosedRange<Double> = 1...86_400

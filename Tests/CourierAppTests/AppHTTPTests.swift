@@ -5,6 +5,7 @@ import CourierTestTraits
 import Favorites
 import Foundation
 import HTTPTypes
+import LibraryServer
 import Testing
 
 /// The app's API over HTTP: what it answers, and what it refuses.
@@ -87,6 +88,46 @@ struct AppHTTPTests {
             )
             #expect(own == 201)
             #expect(try await app.favorites.members().map(\.name) == ["Anna"])
+        }
+    }
+
+    /// The Host is parsed once, strictly: whatever a parser could read as another host is
+    /// refused, not cut at its first `:` (issue 28).
+    @Test func aHostThatIsNotOneOfItsNamesIsRefused() async throws {
+        try await AppFixture.withApp { app in
+            let port = app.url.port ?? 0
+            for host in [
+                "127.0.0.1:80@evil.example:\(port)", "127.0.0.1@evil.example", "127.0.0.1:\(port):80",
+                "127.0.0.1:\(port)/evil", "127.0.0.1%2F:\(port)", "127.0.0.1 evil:\(port)", "127.0.0.1.:\(port)",
+                "localhost.evil.example:\(port)", "127.0.0.1:", "[::1", "",
+            ] {
+                let connection = try RawConnection(port: port)
+                connection.send("GET / HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+                let answer = await connection.read(for: 60, until: "\r\n")
+                #expect(answer.text.hasPrefix("HTTP/1.1 421") || answer.text.hasPrefix("HTTP/1.1 400"), "Host: \(host)")
+                #expect(!answer.text.lowercased().contains("set-cookie"), "Host: \(host)")
+            }
+            let connection = try RawConnection(port: port)
+            connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+            #expect(await connection.read(for: 60, until: "\r\n").text.hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    /// A client that sends half a request is shed after the request timeout, as by `courier
+    /// serve` (issue 28: the app ran with Hummingbird's defaults and kept such connections).
+    @Test func halfSentRequestsAreClosed() async throws {
+        let limits = ConnectionLimits(
+            idleTimeout: .seconds(30),
+            requestTimeout: .milliseconds(500),
+            maximumConnections: 64
+        )
+        try await AppFixture.withApp(limits: limits) { app in
+            let connections = try (0..<5).map { _ in try RawConnection(port: app.url.port ?? 0) }
+            for connection in connections { connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ") }
+            for connection in connections {
+                let ended = await connection.read(for: 60)
+                #expect(ended.closed, "closed by the server, well before the read's 60 s")
+            }
         }
     }
 }

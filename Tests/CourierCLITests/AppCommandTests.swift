@@ -47,13 +47,21 @@ struct AppCommandTests {
             var chunks = stream.body.makeAsyncIterator()
             let first = try #require(try await chunks.next())
             #expect(String(decoding: first, as: UTF8.self).hasPrefix("event: favorites\ndata: []"))
-            // …and Ctrl-C ends it cleanly (the stream's last chunk arrives, no error) and stops
-            // the app.
+            // …a client has sent half a request and another nothing at all…
+            let port = app.url.port ?? 0
+            let halfSent = try RawConnection(port: port)
+            halfSent.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            let silent = try RawConnection(port: port)
+            // …and Ctrl-C ends the stream cleanly (its last chunk arrives) and stops the app
+            // without an error line (issue 28: the built-in library's server was cancelled).
             async let stopped = app.stop(with: SIGINT)
             #expect(try await chunks.next() == nil)
             let result = await stopped
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("Stopped."))
+            #expect(!result.stderr.contains(" error "), "\(result.stderr)")
+            #expect(await halfSent.read(for: 60).closed)
+            #expect(await silent.read(for: 60).closed)
         }
     }
 

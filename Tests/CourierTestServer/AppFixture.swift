@@ -6,6 +6,7 @@ public import Favorites
 public import Foundation
 import GitWire
 import LibraryKit
+public import LibraryServer
 import StoreSearch
 
 /// The app on a free loopback port, its tabs pointed at loopback stand-ins: the test server's
@@ -30,6 +31,7 @@ public struct AppFixture: Sendable {
     /// pipeline downloads at most `maximumConcurrentDownloads` images at once.
     public static func withApp<Result: Sendable>(
         maximumConcurrentDownloads: Int = 6,
+        limits: ConnectionLimits = .default,
         _ body: @Sendable (AppFixture) async throws -> Result
     ) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-app-\(UUID())")
@@ -70,7 +72,9 @@ public struct AppFixture: Sendable {
                     return try await withThrowingTaskGroup(of: Result?.self) { group in
                         group.addTask {
                             defer { announce.finish() }
-                            try await app.run(host: "127.0.0.1", port: 0, handlingSignals: false) { announce.yield($0) }
+                            try await app.run(host: "127.0.0.1", port: 0, limits: limits, handlingSignals: false) {
+                                announce.yield($0)
+                            }
                             return nil
                         }
                         var iterator = addresses.makeAsyncIterator()

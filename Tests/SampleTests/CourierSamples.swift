@@ -209,6 +209,16 @@ enum CourierSamples {
         TransportSecurityPolicy.isLoopback(authority: "example.com")      // false
     }
 
+    // MARK: - Security/HTTPAuthority.swift
+
+    // swift-format-ignore
+    static func httpAuthority() {
+        let local = HTTPAuthority(parsing: "127.0.0.1:8090")     // host "127.0.0.1", port 8090
+        let named = HTTPAuthority(parsing: "[::1]")               // host "::1", no port
+        let trick = HTTPAuthority(parsing: "127.0.0.1:80@evil.example:8090")  // nil
+        keep((local, named, trick))
+    }
+
     // MARK: - Security/Redaction.swift
 
     static func redaction() {

@@ -1,4 +1,4 @@
-import HTTPTypes
+public import HTTPTypes
 
 extension HTTPField.Name {
     // Each literal is a valid field-name token, so the initializer cannot return nil here.
@@ -7,4 +7,8 @@ extension HTTPField.Name {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
     /// `Pragma` (HTTP/1.0): `no-cache` there means what `Cache-Control: no-cache` means.
     static let pragma = HTTPField.Name("Pragma")!
+    /// `Sec-Fetch-Site`: who made a request, as a browser tells a server (`same-origin`,
+    /// `same-site`, `cross-site`, `none`). Courier's local servers refuse what another site's
+    /// page sends.
+    public static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
 }

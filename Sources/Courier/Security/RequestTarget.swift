@@ -34,32 +34,14 @@ struct RequestTarget: Sendable, Hashable {
         func invalid(_ reason: String) -> RequestError { .invalidURL(request.summary.url, reason: reason) }
         let scheme = (request.head.scheme ?? "").lowercased()
         guard scheme == "http" || scheme == "https" else { throw invalid("the scheme must be http or https") }
-        var authority = Substring(request.head.authority ?? "")
-        if authority.contains("@") {
-            throw invalid("it has user information (user@host); send credentials in a header field instead")
+        switch HTTPAuthority.parse(Substring(request.head.authority ?? "")) {
+        case .success(let authority):
+            self.scheme = scheme
+            self.host = authority.host
+            self.port = authority.port
+        case .failure(let problem):
+            throw invalid(problem.reason)
         }
-        var port: Int?
-        if let colon = Self.portSeparator(in: authority) {
-            let digits = authority[authority.index(after: colon)...]
-            guard let number = Self.port(digits) else {
-                throw invalid("the port '\(digits)' is not a number in 1…65535")
-            }
-            port = number
-            authority = authority[..<colon]
-        }
-        if authority.first == "[" {
-            guard authority.count >= 2, authority.last == "]" else {
-                throw invalid("an IPv6 address must end with ']'")
-            }
-            authority = authority.dropFirst().dropLast()
-            guard authority.contains(":") else { throw invalid("'[\(authority)]' is not an IPv6 address") }
-        } else if authority.contains(":") {
-            throw invalid("an IPv6 address must be written in brackets")
-        }
-        if let problem = Self.problem(withHost: String(authority)) { throw invalid(problem) }
-        self.scheme = scheme
-        self.host = Self.normalized(authority)
-        self.port = port
     }
 
     // MARK: - Hosts
@@ -106,17 +88,6 @@ struct RequestTarget: Sendable, Hashable {
         }
     }
 
-    /// The `:` before the port: the last one after an IPv6 literal's `]`, or the only one.
-    private static func portSeparator(in authority: Substring) -> Substring.Index? {
-        if authority.first == "[" {
-            guard let close = authority.lastIndex(of: "]") else { return nil }
-            let rest = authority[authority.index(after: close)...]
-            return rest.first == ":" ? rest.startIndex : nil
-        }
-        guard let colon = authority.firstIndex(of: ":"), colon == authority.lastIndex(of: ":") else { return nil }
-        return colon
-    }
-
     /// 1…65535 from one to five ASCII digits.
     static func port(_ digits: Substring) -> Int? {
         guard (1...5).contains(digits.utf8.count),
@@ -124,9 +95,5 @@ struct RequestTarget: Sendable, Hashable {
             let value = Int(digits), (1...65535).contains(value)
         else { return nil }
         return value
-    }
-
-    private static func normalized(_ host: Substring) -> String {
-        host.lowercased()
     }
 }

@@ -86,9 +86,7 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
     /// - Parameter authority: `host` or `host:port`, with IPv6 addresses in brackets.
     /// - Returns: Whether it names a loopback address or `localhost`.
     public static func isLoopback(authority: String) -> Bool {
-        let request = PreparedRequest(head: HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/"))
-        guard let target = try? RequestTarget(request) else { return false }
-        return isLoopback(target.host)
+        HTTPAuthority(parsing: authority)?.isLoopback ?? false
     }
 
     /// Whether `host` (lowercased, without brackets) always means this machine.

@@ -26,7 +26,10 @@ struct AppGuard<Context: RequestContext>: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let authority = request.head.authority, isOwnName(authority) else {
+        // Parsed strictly, once (HTTPAuthority): `127.0.0.1:80@evil.example` is no name of ours.
+        guard let authority = request.head.authority, let parsed = HTTPAuthority(parsing: authority),
+            parsed.isLoopback || parsed.host == extraHost
+        else {
             return AppResponse.problem(
                 .misdirectedRequest,
                 "This app answers only to its own address, such as http://127.0.0.1 with its port."
@@ -60,22 +63,6 @@ struct AppGuard<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    private func isOwnName(_ authority: String) -> Bool {
-        if TransportSecurityPolicy.isLoopback(authority: authority) { return true }
-        guard let extraHost else { return false }
-        let host = AppGuard.hostName(of: authority)
-        return host == extraHost
-    }
-
-    /// The host of `authority` without its port or brackets, lowercased.
-    static func hostName(of authority: String) -> String {
-        let lowered = authority.lowercased()
-        if lowered.hasPrefix("["), let close = lowered.firstIndex(of: "]") {
-            return String(lowered[lowered.index(after: lowered.startIndex)..<close])
-        }
-        return String(lowered.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-    }
-
     /// The paths anyone may load: the page, its script and its style.
     static var pagePaths: Set<String> { ["/", "/app.js", "/app.css"] }
 
@@ -95,6 +82,4 @@ struct AppGuard<Context: RequestContext>: RouterMiddleware {
 extension HTTPField.Name {
     /// `X-Courier-Token`: the run's token, sent by the page's scripts.
     static let courierToken = Self("X-Courier-Token")!
-    /// `Sec-Fetch-Site`: who made the request, as the browser tells it.
-    static let secFetchSite = Self("Sec-Fetch-Site")!
 }

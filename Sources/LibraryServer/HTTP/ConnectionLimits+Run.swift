@@ -16,17 +16,43 @@ extension ConnectionLimits {
         // not lost (or fatal).
         let previous = StopSignal.trap()
         defer { StopSignal.restore(previous) }
+        try await serve(app, after: services, until: { await StopSignal.wait() }, cancellingAtOnce: true)
+    }
+
+    /// Runs `app` until the calling task is cancelled, then stops it as ``run(_:after:)`` stops
+    /// it at a signal: gracefully, requests in flight given ``shutdownTimeout``. For a server
+    /// that lives inside another program's run (the app's built-in library service, tests),
+    /// which cancellation would otherwise cut off mid-request.
+    ///
+    /// - Throws: What `app` throws when it cannot run (the port is taken, say).
+    public func runUntilCancelled(_ app: some ApplicationProtocol, after services: [any Service] = []) async throws {
+        let (cancelled, cancel) = AsyncStream<Void>.makeStream()
+        try await withTaskCancellationHandler {
+            try await serve(app, after: services, until: { for await _ in cancelled {} }, cancellingAtOnce: false)
+        } onCancel: {
+            cancel.finish()
+        }
+    }
+
+    /// Runs `app` after `services` until `stop` returns, then shuts them down gracefully within
+    /// ``shutdownTimeout``; with `cancellingAtOnce`, the caller's cancellation cancels them
+    /// instead.
+    private func serve(
+        _ app: some ApplicationProtocol,
+        after services: [any Service],
+        until stop: @escaping @Sendable () async -> Void,
+        cancellingAtOnce: Bool
+    ) async throws {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: services + [app], logger: app.logger)
         )
         // Unstructured, so that a server stuck past its shutdown timeout can be left behind.
         let running = Task { try await group.run() }
         let ended = { @Sendable in _ = await running.result }
-        let signalled = { @Sendable in await StopSignal.wait() }
-        try await withTaskCancellationHandler {
-            if await !Self.first(ended, signalled) {
+        let shutdownTimeout = shutdownTimeout
+        let body = { @Sendable () async throws -> Void in
+            if await !Self.first(ended, stop) {
                 await group.triggerGracefulShutdown()
-                let shutdownTimeout = shutdownTimeout
                 guard await Self.first(ended, { try? await Task.sleep(for: shutdownTimeout) }) else {
                     running.cancel()
                     _ = await Self.first(ended, { try? await Task.sleep(for: .seconds(1)) })
@@ -34,6 +60,10 @@ extension ConnectionLimits {
                 }
             }
             try await running.value
+        }
+        guard cancellingAtOnce else { return try await body() }
+        try await withTaskCancellationHandler {
+            try await body()
         } onCancel: {
             running.cancel()  // the caller's cancellation stops the server, as `runService()` does
         }

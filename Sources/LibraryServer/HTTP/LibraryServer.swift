@@ -174,11 +174,7 @@ public struct LibraryServer: Sendable {
             if handlingSignals {
                 try await limits.run(app, after: [storeService])
             } else {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await storeService.run() }
-                    try await app.run()
-                    group.cancelAll()
-                }
+                try await limits.runUntilCancelled(app, after: [storeService])
             }
         } catch let error as IOError {
             throw LibraryServerError.cannotListen(address: "\(host):\(port)", reason: ListenFailure(error))
