@@ -42,11 +42,8 @@ struct CommandFailure: Error {
     }
 
     init(_ error: RequestError) {
-        if case .insecureConnection(let request) = error {
-            let message =
-                "Refused cleartext HTTP to \(request.host) (\(request)): use https://, or allow this host "
-                + "with --allow-http \(request.host)."
-            self.init(message, status: ExitStatus(error))
+        if case .insecureConnection(let request, let reason) = error {
+            self.init(reason.refusal(of: request) + " --allow-http \(request.host).", status: ExitStatus(error))
         } else {
             self.init(error.message, status: ExitStatus(error))
         }

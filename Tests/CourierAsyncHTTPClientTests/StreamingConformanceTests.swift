@@ -160,7 +160,7 @@ extension TransportConformanceTests {
                 )
                 Issue.record("the redirect was followed")
             } catch {
-                guard case .insecureConnection(let request) = error else {
+                guard case .insecureConnection(let request, _) = error else {
                     Issue.record("expected a refusal, got \(error)")
                     return
                 }

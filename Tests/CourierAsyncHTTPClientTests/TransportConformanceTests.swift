@@ -4,6 +4,7 @@ import CourierTestServer
 import CourierTestTraits
 import Foundation
 import HTTPTypes
+import Synchronization
 import Testing
 
 /// One suite, every case against both transports, through a real HTTP server on 127.0.0.1.
@@ -477,6 +478,55 @@ struct TransportConformanceTests {
 
     // MARK: - Harness
 
+    /// A public server's redirect to this machine or the local network is refused before any
+    /// connection, the browsers' Private Network Access rule (issue 28); a host the caller named
+    /// is reached. `public.example` is the loopback test server, reached through a transport
+    /// that connects there for it.
+    @Test(arguments: Transport.allCases)
+    func aPublicServerCannotRedirectToThisMachine(_ transport: Transport) async throws {
+        let policy = TransportSecurityPolicy.default.allowingInsecureHTTP(to: "public.example")
+        try await withClient(transport, baseURL: URL(string: "http://public.example"), securityPolicy: policy) {
+            client,
+            server in
+            let sent = ConnectingElsewhere.Paths()
+            let mapped = HTTPClient(
+                transport: ConnectingElsewhere(
+                    base: client.transport,
+                    authority: "127.0.0.1:\(server.port)",
+                    sent: sent
+                ),
+                configuration: client.configuration
+            )
+            let port = server.port
+            for location in [
+                "http://127.0.0.1:\(port)/json", "http://localhost:\(port)/json", "http://[::1]:\(port)/json",
+                "http://api.localhost:\(port)/json", "https://10.0.0.1/json", "https://192.168.1.1/json",
+                "https://169.254.169.254/latest/meta-data", "https://2130706433/json", "https://0x7f.1/json",
+                "https://[::ffff:127.0.0.1]/json", "https://[fd00::1]/json", "https://0.0.0.0/json",
+            ] {
+                let endpoint = Endpoint<Data>(path: "/redirect-to", query: [.init(name: "url", value: location)])
+                let error = await #expect(throws: RequestError.self, "\(location)") { try await mapped.send(endpoint) }
+                guard case .insecureConnection(_, .privateNetworkRedirect(let origin))? = error else {
+                    Issue.record("\(location): \(String(describing: error))")
+                    continue
+                }
+                #expect(origin == "public.example")
+                #expect(error?.message.contains("a server farther away may not send requests to this machine") == true)
+            }
+            #expect(sent.paths.allSatisfy { $0.hasPrefix("/redirect-to") }, "nothing was sent to a redirect's target")
+            // A host the caller named is reached.
+            var trusting = client.configuration
+            trusting.securityPolicy = policy.allowingInsecureHTTP(to: "127.0.0.1")
+            let allowed = HTTPClient(transport: mapped.transport, configuration: trusting)
+            let endpoint = Endpoint<Data>(
+                path: "/redirect-to",
+                query: [.init(name: "url", value: "http://127.0.0.1:\(port)/json")]
+            )
+            let body = try await allowed.send(endpoint)
+            #expect(!body.isEmpty)
+        }
+    }
+
     func withClient(
         _ transport: Transport,
         baseURL: URL? = nil,
@@ -510,5 +560,27 @@ struct TransportConformanceTests {
                 try await body(HTTPClient(transport: transport, configuration: configuration), server)
             }
         }
+    }
+}
+
+/// Connects to `authority` whatever host a request names: a name the tests cannot resolve
+/// (`public.example`) reaches the loopback server, with the security checks above it unchanged.
+private struct ConnectingElsewhere: HTTPTransport {
+    /// The paths sent, in order.
+    final class Paths: Sendable {
+        private let recorded = Mutex<[String]>([])
+        var paths: [String] { recorded.withLock { $0 } }
+        func append(_ path: String) { recorded.withLock { $0.append(path) } }
+    }
+
+    let base: any HTTPTransport
+    let authority: String
+    let sent: Paths
+
+    func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
+        var request = request
+        sent.append(request.head.path ?? "")
+        request.head.authority = authority
+        return try await base.send(request)
     }
 }

@@ -74,7 +74,7 @@ struct TransportSecurityPolicyTests {
 
     @Test func endpointHostsFollowTheSameRule() {
         let client = HTTPClient(transport: StubTransport())
-        for host in ["evil.example%2F.localhost", "a/b", "a@b", "bücher.example", "a b", "x:y:z:w"] {
+        for host in ["evil.example%2F.localhost", "a/b", "a@b", "b\u{0}cher.example", "a b", "x:y:z:w"] {
             let error = #expect(throws: RequestError.self, "\(host)") {
                 try client.prepare(Endpoint<Data>(scheme: "http", host: host, path: "/"))
             }
@@ -83,7 +83,11 @@ struct TransportSecurityPolicyTests {
                 continue
             }
         }
-        for host in ["example.com", "EXAMPLE.com", "::1", "[::1]", "xn--bcher-kva.example", "under_score.example"] {
+        // Names with U-labels are converted to their A-labels (IDNA).
+        for host in [
+            "example.com", "EXAMPLE.com", "::1", "[::1]", "xn--bcher-kva.example", "bücher.example",
+            "under_score.example",
+        ] {
             #expect(throws: Never.self, "\(host)") { try client.prepare(Endpoint<Data>(host: host, path: "/")) }
         }
     }
@@ -121,11 +125,78 @@ struct TransportSecurityPolicyTests {
         let error = await #expect(throws: RequestError.self) {
             try await client.send(Endpoint<Data>(host: "secure.test", path: "/start"))
         }
-        guard case .insecureConnection(let request) = error else {
+        guard case .insecureConnection(let request, _) = error else {
             Issue.record("got \(String(describing: error))")
             return
         }
         #expect(request.url == "http://example.com/insecure")
         #expect(stub.requests.count == 1)
+    }
+
+    /// Internationalized names travel as their A-labels (issue 28: Foundation decoded them and
+    /// every `xn--` host was refused as "not ASCII"); U-labels a caller gives are converted.
+    @Test func internationalizedNamesAreSentAsALabels() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/start", .status(.found, headers: [.location: "https://xn--bcher-kva.example/next"]))
+        stub.on(.get, "/next", .status(.found, headers: [.location: "https://日本.jp/last"]))
+        stub.on(.get, "/last", .text("ok"))
+        let client = HTTPClient(transport: stub)
+        for url in ["https://xn--bcher-kva.example/start", "https://bücher.example/start"] {
+            stub.clearRequests()
+            let text = try await client.send(Endpoint<Data>(url: try #require(URL(string: url))))
+            #expect(text == Data("ok".utf8))
+            #expect(
+                stub.requests.map(\.head.authority) == [
+                    "xn--bcher-kva.example", "xn--bcher-kva.example", "xn--wgv71a.jp",
+                ]
+            )
+        }
+        let named = try client.prepare(Endpoint<Data>(host: "Bücher.example", path: "/"))
+        #expect(named.head.authority == "xn--bcher-kva.example")
+        let base = HTTPClient(
+            transport: stub,
+            configuration: .init(baseURL: URL(string: "https://xn--bcher-kva.example/api"))
+        )
+        #expect(try base.prepare(Endpoint<Data>(path: "/x")).url == "https://xn--bcher-kva.example/api/x")
+        // What is not a name in any script is still refused, saying how to write one.
+        let error = #expect(throws: RequestError.self) {
+            try client.prepare(Endpoint<Data>(host: "b\u{0}cher.example", path: "/"))
+        }
+        #expect(error?.message.contains("characters a host cannot have") == true)
+    }
+
+    /// The browsers' Private Network Access rule, by address space (issue 28).
+    @Test(arguments: [
+        ("example.com", "127.0.0.1", true), ("example.com", "localhost", true), ("example.com", "a.localhost", true),
+        ("example.com", "10.1.2.3", true), ("example.com", "172.16.0.1", true), ("example.com", "172.32.0.1", false),
+        ("example.com", "192.168.0.1", true), ("example.com", "169.254.169.254", true),
+        ("example.com", "100.64.0.1", true),
+        ("example.com", "2130706433", true), ("example.com", "0177.0.0.1", true), ("example.com", "0x7f.1", true),
+        ("example.com", "127.1", true), ("example.com", "0.0.0.0", true), ("example.com", "::1", true),
+        ("example.com", "::ffff:127.0.0.1", true), ("example.com", "::ffff:10.0.0.1", true),
+        ("example.com", "fd12::1", true),
+        ("example.com", "fe80::1", true), ("example.com", "2001:db8::1", false),
+        ("example.com", "other.example", false),
+        ("example.com", "8.8.8.8", false), ("10.0.0.1", "127.0.0.1", true), ("10.0.0.1", "10.0.0.2", false),
+        ("127.0.0.1", "10.0.0.1", false), ("127.0.0.1", "localhost", false), ("192.168.1.1", "example.com", false),
+    ])
+    func redirectsTowardThisMachineAreRefused(from: String, to: String, refused: Bool) throws {
+        func request(_ host: String) -> PreparedRequest {
+            let authority = host.contains(":") ? "[\(host)]" : host
+            return PreparedRequest(head: HTTPRequest(method: .get, scheme: "https", authority: authority, path: "/"))
+        }
+        let policy = TransportSecurityPolicy.default
+        if refused {
+            #expect(throws: RequestError.self, "\(from) → \(to)") {
+                try policy.checkRedirect(from: request(from), to: request(to))
+            }
+            #expect(throws: Never.self, "\(to) allowed") {
+                try policy.allowingInsecureHTTP(to: to).checkRedirect(from: request(from), to: request(to))
+            }
+        } else {
+            #expect(throws: Never.self, "\(from) → \(to)") {
+                try policy.checkRedirect(from: request(from), to: request(to))
+            }
+        }
     }
 }

@@ -149,7 +149,7 @@ public struct HTTPClient: Sendable {
     public func prepare<Value>(_ endpoint: Endpoint<Value>) throws(RequestError) -> PreparedRequest {
         let givenScheme = base?.scheme ?? endpoint.scheme
         let scheme = givenScheme == "https" || givenScheme == "http" ? givenScheme : givenScheme.lowercased()
-        let host = base?.host ?? endpoint.host
+        let host = IDNA.asciiHost(base?.host ?? endpoint.host)
         let port = base == nil ? endpoint.port : base?.port
         let rawPath = (base?.path ?? "") + endpoint.path
         var path = PercentEncoding.encodePath(rawPath.utf8.first == UInt8(ascii: "/") ? rawPath : "/" + rawPath)
@@ -232,7 +232,7 @@ private struct BaseURL: Sendable {
     init(_ url: URL) {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         scheme = components?.scheme ?? ""
-        host = components?.host ?? ""
+        host = components?.encodedHost ?? ""
         port = components?.port
         var path = components?.percentEncodedPath ?? ""
         while path.hasSuffix("/") { path.removeLast() }

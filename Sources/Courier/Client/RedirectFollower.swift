@@ -24,6 +24,7 @@ struct RedirectFollower: Sendable {
                     TransportFailure(.tooManyRedirects, request: request.summary, detail: "more than \(maxRedirects)")
                 )
             }
+            try policy.checkRedirect(from: current, to: next)
             current = next
         }
     }
@@ -51,9 +52,10 @@ struct RedirectFollower: Sendable {
         guard let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw refused("the scheme must be http or https")
         }
-        // The host as written, still percent-encoded: a decoded host may hold '/', '#' or '@' and
-        // be read differently by the transport.
-        let host = components.percentEncodedHost ?? ""
+        // The host as written, still percent-encoded (a decoded host may hold '/', '#' or '@' and
+        // be read differently by the transport), and in ASCII: an internationalized name as its
+        // A-labels (`xn--…`), which Foundation's `host` and `percentEncodedHost` would decode.
+        let host = components.encodedHost ?? ""
         if let problem = RequestTarget.problem(withHost: host) { throw refused(problem) }
         if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
             throw refused("it has user information (user@host), which is never sent on")

@@ -280,7 +280,7 @@ extension Endpoint where Response == Data {
         self.init(
             method: method,
             scheme: components?.scheme ?? "",
-            host: components?.host ?? "",
+            host: components?.encodedHost ?? "",
             port: components?.port,
             path: components?.percentEncodedPath ?? "",
             headers: headers,

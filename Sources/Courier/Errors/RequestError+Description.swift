@@ -6,10 +6,9 @@ extension RequestError: CustomStringConvertible {
             return "Invalid URL '\(url)': \(reason). Check the scheme, host and path."
         case .invalidBody(let request, let reason):
             return "Could not encode the body of \(request): \(reason)."
-        case .insecureConnection(let request):
-            let host = request.host
-            return "Refused cleartext HTTP to \(host) (\(request)): use https://, or allow this host explicitly "
-                + "with TransportSecurityPolicy.allowingInsecureHTTP(to: \"\(host)\")."
+        case .insecureConnection(let request, let reason):
+            return reason.refusal(of: request)
+                + " TransportSecurityPolicy.allowingInsecureHTTP(to: \"\(request.host)\")."
         case .transport(let failure):
             return Self.message(for: failure)
         case .unauthorized(let failure):
@@ -143,5 +142,4 @@ extension RequestError: CustomStringConvertible {
     static func serverSaid(_ failure: HTTPFailure) -> String {
         failure.bodyExcerpt.isEmpty ? "" : " The server said: \(failure.bodyExcerpt)"
     }
-
 }

@@ -24,8 +24,10 @@ public enum RequestError: Error, Sendable {
     case invalidURL(String, reason: String)
     /// The request body could not be encoded.
     case invalidBody(RequestSummary, reason: String)
-    /// Cleartext `http://` to a host the ``TransportSecurityPolicy`` does not allow.
-    case insecureConnection(RequestSummary)
+    /// A request the ``TransportSecurityPolicy`` refuses before any connection: cleartext
+    /// `http://` to a host it does not allow, or a redirect from the internet to this machine or
+    /// the local network (the reason says which).
+    case insecureConnection(RequestSummary, reason: InsecureConnectionReason = .cleartext)
     /// The connection could not be made or broke before a complete response arrived.
     case transport(TransportFailure)
     /// The server answered 401 Unauthorized.
@@ -54,6 +56,32 @@ public enum RequestError: Error, Sendable {
     case cancelled
 }
 
+/// Why ``RequestError/insecureConnection(_:reason:)`` refused a request.
+public enum InsecureConnectionReason: Sendable, Hashable {
+    /// Cleartext `http://` to a host the policy does not allow.
+    case cleartext
+    /// A redirect from `host` (on the internet, or on the local network) to an address closer to
+    /// this machine: loopback or the local network, as browsers' Private Network Access refuses.
+    case privateNetworkRedirect(from: String)
+
+    /// What was refused and why, ending with the words that introduce how to allow the host,
+    /// for a caller to complete with its own way of naming it (an API, a command-line flag):
+    /// "Refused cleartext HTTP to example.com (GET http://example.com/): use https://, or allow
+    /// this host explicitly with".
+    ///
+    /// - Parameter request: The refused request.
+    /// - Returns: The message without its last words.
+    public func refusal(of request: RequestSummary) -> String {
+        switch self {
+        case .cleartext:
+            "Refused cleartext HTTP to \(request.host) (\(request)): use https://, or allow this host explicitly with"
+        case .privateNetworkRedirect(let origin):
+            "Refused a redirect from \(origin) to \(request.host) (\(request)): a server farther away may not "
+                + "send requests to this machine or the local network; if you trust it, allow the host explicitly with"
+        }
+    }
+}
+
 /// The method and redacted URL of a request, for messages and logs.
 public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     /// The request method, such as `GET`.
@@ -68,7 +96,7 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The host part of ``url``, or an empty string.
-    public var host: String { URLComponents(string: url)?.host ?? "" }
+    public var host: String { URLComponents(string: url)?.encodedHost ?? "" }
 
     /// The same text as the message, for string interpolation and logs.
     public var description: String { "\(method) \(url)" }

@@ -6,8 +6,13 @@ import HTTPTypes
 /// By default HTTPS is required everywhere except loopback: `localhost`, `127.0.0.0/8` and
 /// `::1`, exactly as written. Names that only usually mean this machine (`api.localhost`,
 /// `localhost.` with a trailing dot) may be sent to DNS by the system's resolver, so they need
-/// an exception like any other host. A refused request fails with ``RequestError/insecureConnection(_:)``
-/// before any connection is made, and the message says how to allow the host.
+/// an exception like any other host. A refused request fails with
+/// ``RequestError/insecureConnection(_:reason:)`` before any connection is made, and the message
+/// says how to allow the host.
+///
+/// Redirects follow the browsers' Private Network Access rule too: a server on the internet may
+/// not redirect to this machine or the local network (`http://127.0.0.1:…`, `https://192.168.1.1/`),
+/// nor a server on the local network to this machine, unless the target host is allowed here.
 ///
 /// ```swift
 /// let policy = TransportSecurityPolicy.default
@@ -36,7 +41,9 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
 
     // MARK: - Allowing hosts
 
-    /// Returns a policy that also allows cleartext HTTP to `domain`.
+    /// Returns a policy that also allows cleartext HTTP to `domain`, and redirects to it from
+    /// servers farther away (a public server's redirect to a host on the local network, which
+    /// is refused otherwise): a host you name is one you trust.
     ///
     /// - Parameters:
     ///   - domain: A host name or IP address, compared case-insensitively.
@@ -55,7 +62,7 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
         !Self.isHTTP(scheme) || allowsCleartext(to: Self.normalized(host))
     }
 
-    /// Throws ``RequestError/insecureConnection(_:)`` when the policy refuses the request, and
+    /// Throws ``RequestError/insecureConnection(_:reason:)`` when the policy refuses the request, and
     /// ``RequestError/invalidURL(_:reason:)`` when its authority is not one host that every URL
     /// parser reads alike: the host judged is the host connected to.
     public func check(_ request: PreparedRequest) throws(RequestError) {
@@ -65,10 +72,27 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
         }
     }
 
+    /// Throws ``RequestError/insecureConnection(_:reason:)`` with
+    /// ``InsecureConnectionReason/privateNetworkRedirect(from:)`` when a redirect goes from a
+    /// farther address space to a closer one — from the internet to this machine or the local
+    /// network, or from the local network to this machine (``AddressSpace``, the browsers'
+    /// Private Network Access rule) — unless the target host is one the caller allowed
+    /// explicitly (``allowingInsecureHTTP(to:includingSubdomains:)``).
+    func checkRedirect(from request: PreparedRequest, to next: PreparedRequest) throws(RequestError) {
+        let from = try RequestTarget(request)
+        let to = try RequestTarget(next)
+        guard AddressSpace(host: to.host) < AddressSpace(host: from.host), !isException(to.host) else { return }
+        throw .insecureConnection(next.summary, reason: .privateNetworkRedirect(from: from.host))
+    }
+
     /// `host` is lowercased, without brackets or a trailing dot.
     private func allowsCleartext(to host: String) -> Bool {
-        if allowsAnyInsecureHTTP || Self.isLoopback(host) { return true }
-        return exceptions.contains { exception in
+        allowsAnyInsecureHTTP || Self.isLoopback(host) || isException(host)
+    }
+
+    /// Whether the caller named `host` (lowercased, without brackets) as one it trusts.
+    private func isException(_ host: String) -> Bool {
+        exceptions.contains { exception in
             host == exception.domain || (exception.includesSubdomains && host.hasSuffix("." + exception.domain))
         }
     }
