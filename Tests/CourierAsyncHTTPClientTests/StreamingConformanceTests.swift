@@ -238,6 +238,65 @@ extension TransportConformanceTests {
         }
     }
 
+    /// A server that ends every connection after one event no longer gets a reconnection every
+    /// `retry`: the waits double while connections keep ending early, the stream gives up after
+    /// `maxAttempts` of them, and a connection that lasts starts the count again (issue 28).
+    @Test(arguments: Transport.streaming)
+    func connectionsThatKeepEndingEarlyBackOffAndGiveUp(_ transport: Transport) async throws {
+        try await withClient(transport) { client, server in
+            let key = "sse-short-\(transport.rawValue)"
+            let endpoint = Endpoint<Data>(
+                path: "/events/\(key)",
+                query: [
+                    .init(name: "count", value: "100"), .init(name: "per_connection", value: "1"),
+                    .init(name: "retry", value: "1"),
+                ]
+            )
+            let reconnects = Reconnects()
+            let options = EventStreamOptions(minReconnectDelay: .milliseconds(1), maxAttempts: 4, jitter: 0)
+            var received = 0
+            let error = await #expect(throws: RequestError.self) {
+                for try await _ in client.events(endpoint, options: options, onReconnect: { reconnects.add($0) }) {
+                    received += 1
+                }
+            }
+            #expect(error?.transportFailure?.kind == .connectionLost)
+            #expect(reconnects.all.map(\.delay) == [.milliseconds(1), .milliseconds(2), .milliseconds(4)])
+            #expect(received >= 3 && received <= 4)
+
+            // Connections that count as healthy (any age, here) reconnect at the server's retry.
+            let steady = EventStreamOptions(
+                minReconnectDelay: .milliseconds(1),
+                maxAttempts: 4,
+                stableConnection: .zero,
+                jitter: 0
+            )
+            let again = Reconnects()
+            let short = Endpoint<Data>(
+                path: "/events/\(key)-steady",
+                query: [
+                    .init(name: "count", value: "6"), .init(name: "per_connection", value: "1"),
+                    .init(name: "retry", value: "1"),
+                ]
+            )
+            var all: [ServerSentEvent] = []
+            for try await event in client.events(short, options: steady, onReconnect: { again.add($0) }) {
+                all.append(event)
+            }
+            #expect(all.count == 6)
+            #expect(again.all.allSatisfy { $0.delay == .milliseconds(1) })
+        }
+    }
+
+    /// Jitter is a fraction of the wait from 0 to 1, and a stable connection is no shorter than zero.
+    @Test func jitterAndStabilityAreClamped() {
+        let options = EventStreamOptions(minReconnectDelay: .milliseconds(100), maxReconnectDelay: .seconds(1))
+        #expect(options.jitter == 0.5)
+        #expect(EventStreamOptions(jitter: .nan).jitter == 0)
+        #expect(EventStreamOptions(jitter: 7).jitter == 1)
+        #expect(EventStreamOptions(stableConnection: .seconds(-1)).stableConnection == .zero)
+    }
+
     @Test(arguments: Transport.streaming)
     func eventsReconnectFromTheLastIDUntilTheServerSays204(_ transport: Transport) async throws {
         try await withClient(transport) { client, server in
@@ -252,7 +311,8 @@ extension TransportConformanceTests {
             let reconnects = Reconnects()
             let options = EventStreamOptions(
                 initialReconnectDelay: .milliseconds(1),
-                minReconnectDelay: .milliseconds(1)
+                minReconnectDelay: .milliseconds(1),
+                jitter: 0
             )
             var received: [ServerSentEvent] = []
             for try await event in client.events(endpoint, options: options, onReconnect: { reconnects.add($0) }) {
@@ -267,7 +327,8 @@ extension TransportConformanceTests {
             let seen = reconnects.all
             #expect(seen.map(\.connection) == Array(2...queries.count))
             #expect(seen.map(\.lastEventID) == queries.dropFirst().map { $0 == "-" ? "" : $0 })
-            #expect(seen.allSatisfy { $0.delay == .milliseconds(1) })
+            // Every connection ended early, so each wait doubles the server's retry.
+            #expect(seen.map(\.delay) == seen.indices.map { .milliseconds(1 << $0) })
             #expect(seen.dropLast().allSatisfy { $0.cause?.transportFailure?.kind == .connectionLost })
             #expect(seen.last.map { $0.cause == nil } == true)
         }

@@ -7,10 +7,15 @@ import HTTPTypes
 /// The stream connects when iteration starts. When the connection breaks or the server closes
 /// it, the stream waits the server's `retry` (within ``EventStreamOptions/minReconnectDelay``
 /// and ``EventStreamOptions/maxReconnectDelay``) and connects again, sending `Last-Event-ID` so the
-/// server can resume after the last event received. It ends (returns `nil`) when the server
-/// answers 204 No Content, and throws when it answers an error status or a type other than
-/// `text/event-stream`, when ``EventStreamOptions/maxAttempts`` connections in a row bring no
-/// event, or when the task is cancelled.
+/// server can resume after the last event received.
+///
+/// While connections keep ending early — before ``EventStreamOptions/stableConnection``, with
+/// events or without, or failing to connect at all — each wait doubles (the server's `retry`
+/// stays the floor), with up to ``EventStreamOptions/jitter`` more at random so that many
+/// clients do not return at once; a connection that lasts starts the count again. The stream
+/// ends (returns `nil`) when the server answers 204 No Content, and throws when it answers an
+/// error status or a type other than `text/event-stream`, when ``EventStreamOptions/maxAttempts``
+/// connections in a row end early, or when the task is cancelled.
 public struct ServerSentEvents: AsyncSequence, Sendable {
     /// What the sequence yields.
     public typealias Element = ServerSentEvent
@@ -33,9 +38,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         private var lines: LineReader?
         /// Connections made, the first included.
         private var connections = 0
-        /// Connections in a row that brought no event.
-        private var fruitless = 0
-        private var eventsThisConnection = 0
+        /// Connections in a row that ended early (or could not be made).
+        private var shortConnections = 0
+        /// How long the current connection has been open, once it is.
+        private var connectionAge: (@Sendable () -> Duration)?
         private var finished = false
 
         init(sequence: ServerSentEvents) {
@@ -84,11 +90,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                         StreamFailure(.eventTooLarge(limit: limit), request: reader.request, line: reader.lineNumber)
                     )
                 }
-                if let event {
-                    eventsThisConnection += 1
-                    fruitless = 0
-                    return event
-                }
+                if let event { return event }
             }
             return nil
         }
@@ -98,9 +100,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         private mutating func open(isolation actor: isolated (any Actor)?) async throws(RequestError) {
             while true {
                 connections += 1
-                eventsThisConnection = 0
+                connectionAge = nil
                 do {
                     let response = try await sequence.connect(parser.lastEventID)
+                    connectionAge = Self.stopwatch()
                     if response.status == 204 {
                         response.body.cancel()
                         finished = true
@@ -118,26 +121,36 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             }
         }
 
-        /// Counts a connection that ended, gives up after too many fruitless ones, reports the
+        /// Counts a connection that ended early, gives up after too many in a row, reports the
         /// reconnection and waits before it.
         private mutating func reconnect(
             after cause: RequestError?,
             isolation actor: isolated (any Actor)?
         ) async throws(RequestError) {
             parser.discardPartialEvent()
-            if eventsThisConnection == 0 { fruitless += 1 }
-            guard fruitless < sequence.options.maxAttempts else {
+            let options = sequence.options
+            if let age = connectionAge?(), age >= options.stableConnection {
+                shortConnections = 0
+            } else {
+                shortConnections += 1
+            }
+            connectionAge = nil
+            guard shortConnections < options.maxAttempts else {
                 finished = true
                 if let cause { throw cause }
                 return
             }
-            let retry =
-                parser.retryMilliseconds.map { Duration.milliseconds($0) } ?? sequence.options.initialReconnectDelay
-            let delay = Self.delay(
-                retry: Swift.max(retry, sequence.options.minReconnectDelay),
-                fruitless: fruitless,
-                maximum: sequence.options.maxReconnectDelay
+            let retry = parser.retryMilliseconds.map { Duration.milliseconds($0) } ?? options.initialReconnectDelay
+            var delay = Self.delay(
+                retry: Swift.max(retry, options.minReconnectDelay),
+                fruitless: shortConnections,
+                maximum: options.maxReconnectDelay
             )
+            if shortConnections > 1, options.jitter > 0 {
+                // More at random, never less: the server's retry and the doubling stay the floor.
+                let extra = delay * Double.random(in: 0...options.jitter)
+                delay = Swift.min(delay + extra, options.maxReconnectDelay)
+            }
             sequence.onReconnect(
                 EventStreamReconnect(
                     connection: connections + 1,
@@ -158,8 +171,14 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             }
         }
 
-        /// The server's reconnection time, doubled for each fruitless connection after the
-        /// first, at most `maximum`.
+        /// A function that tells how long ago it was made, in real time.
+        private static func stopwatch() -> @Sendable () -> Duration {
+            let start = ContinuousClock.now
+            return { ContinuousClock.now - start }
+        }
+
+        /// The server's reconnection time, doubled for each connection in a row that ended early
+        /// after the first, at most `maximum`.
         static func delay(retry: Duration, fruitless: Int, maximum: Duration) -> Duration {
             var delay = Swift.min(retry, maximum)
             for _ in 1..<Swift.max(fruitless, 1) {
@@ -186,8 +205,16 @@ public struct EventStreamOptions: Sendable {
     public var minReconnectDelay: Duration
     /// The longest wait before reconnecting, whatever the server asks.
     public var maxReconnectDelay: Duration
-    /// How many connections in a row may bring no event before the stream gives up.
+    /// How many connections in a row may end early (before ``stableConnection``, or fail to be
+    /// made) before the stream gives up.
     public var maxAttempts: Int
+    /// How long a connection must stay open (in real time, whatever ``clock`` is) to count as
+    /// healthy: after it ends, the wait starts again from the server's `retry` instead of
+    /// doubling.
+    public var stableConnection: Duration
+    /// The most added at random to a doubled wait, as a fraction of it (0.5: up to half as
+    /// long again); 0 for none.
+    public var jitter: Double
     /// The longest silence before a connection counts as broken (servers send comments to keep
     /// a quiet stream alive); `nil` for none.
     public var idleTimeout: Duration?
@@ -204,6 +231,8 @@ public struct EventStreamOptions: Sendable {
         minReconnectDelay: Duration = .milliseconds(100),
         maxReconnectDelay: Duration = .seconds(60),
         maxAttempts: Int = 10,
+        stableConnection: Duration = .seconds(30),
+        jitter: Double = 0.5,
         idleTimeout: Duration? = .seconds(300),
         maxLineLength: Int = 1 << 20,
         maxEventSize: Int = 4 << 20,
@@ -213,6 +242,8 @@ public struct EventStreamOptions: Sendable {
         self.minReconnectDelay = minReconnectDelay
         self.maxReconnectDelay = max(minReconnectDelay, maxReconnectDelay)
         self.maxAttempts = max(1, maxAttempts)
+        self.stableConnection = max(.zero, stableConnection)
+        self.jitter = jitter.isFinite ? min(max(0, jitter), 1) : 0
         self.idleTimeout = idleTimeout
         self.maxLineLength = maxLineLength
         self.maxEventSize = maxEventSize
