@@ -79,6 +79,10 @@ public struct TestCertificates: Sendable {
         func write(_ name: String, _ text: String) throws -> String {
             let url = directory.appendingPathComponent(name)
             try Data(text.utf8).write(to: url)
+            // Keys are their owner's, as openssl writes them (a server refuses a key others may read).
+            if name.hasSuffix(".key") {
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            }
             return url.path
         }
         return TestCertificates(

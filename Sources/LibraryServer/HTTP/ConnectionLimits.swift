@@ -72,10 +72,15 @@ public struct ConnectionLimits: Sendable, Hashable {
         guard let certificate else { return server }
         let shortest = TimeAmount.milliseconds(1)
         let requestTimeout = max(shortest, TimeAmount(requestTimeout))
-        let tls = TLSConfiguration.makeServerConfiguration(
+        var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: certificate.chain.map { .certificate($0) },
             privateKey: .privateKey(certificate.privateKey)
         )
+        // Mozilla's "intermediate" profile: TLS 1.2 and 1.3 only (RFC 8996 retired 1.0 and 1.1),
+        // and for TLS 1.2 only AEAD suites with forward secrecy; every TLS 1.3 suite is one.
+        tls.minimumTLSVersion = .tlsv12
+        tls.cipherSuiteValues = Self.intermediateCipherSuites
+        let tlsConfiguration = tls
         let configuration = HTTP2UpgradeChannel.Configuration(
             idleTimeout: max(.milliseconds(1), idleTimeout),
             streamConfiguration: .init(
@@ -88,7 +93,7 @@ public struct ConnectionLimits: Sendable, Hashable {
         return HTTPServerBuilder { responder in
             HandshakeDeadlineChannel(
                 base: try HTTP2UpgradeChannel(
-                    tlsConfiguration: tls,
+                    tlsConfiguration: tlsConfiguration,
                     configuration: configuration,
                     responder: responder
                 ),
@@ -96,6 +101,15 @@ public struct ConnectionLimits: Sendable, Hashable {
             )
         }
     }
+
+    /// The TLS 1.2 suites offered: ECDHE key exchange with AES-GCM or ChaCha20-Poly1305, as in
+    /// Mozilla's "intermediate" configuration (BoringSSL offers no finite-field DHE). All are
+    /// strong, so the client's order is kept, as that profile says.
+    static let intermediateCipherSuites: [NIOTLSCipher] = [
+        .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+        .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+    ]
 
     /// The application configuration for `address` that accepts at most
     /// ``maximumConnections`` connections at once.

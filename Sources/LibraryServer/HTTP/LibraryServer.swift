@@ -56,12 +56,14 @@ public struct LibraryServer: Sendable {
 
     /// The service's routes, for running in an `Application` or testing in process.
     public func router() -> Router<BasicRequestContext> {
-        router(for: store)
+        router(for: store, https: false)
     }
 
-    /// The routes, with the store's concrete type known to every handler.
-    private func router<Store: LibraryStore>(for store: Store) -> Router<BasicRequestContext> {
+    /// The routes, with the store's concrete type known to every handler; served over HTTPS,
+    /// every answer carries `Strict-Transport-Security`.
+    private func router<Store: LibraryStore>(for store: Store, https: Bool) -> Router<BasicRequestContext> {
         let router = Router(options: .autoGenerateHeadEndpoints)
+        if https { router.middlewares.add(StrictTransportSecurity()) }
         router.middlewares.add(AccessLog())
         router.middlewares.add(ProblemMiddleware(paths: Set(Self.paths)))
         router.get("/") { [page] request, _ in page.response(to: request) }
@@ -159,7 +161,7 @@ public struct LibraryServer: Sendable {
     ) async throws {
         let scheme = certificate == nil ? "http" : "https"
         let app = Application(
-            router: router(),
+            router: router(for: store, https: certificate != nil),
             server: try limits.server(certificate: certificate),
             configuration: limits.configuration(address: .hostname(host, port: port), serverName: "courier"),
             onServerRunning: { channel in
@@ -213,8 +215,23 @@ public enum LibraryServerError: Error, Sendable, Hashable, CustomStringConvertib
     }
 }
 
+/// `Strict-Transport-Security` on every answer of a server reached over HTTPS: browsers keep to
+/// HTTPS for the host for two years (Mozilla's recommendation).
+private struct StrictTransportSecurity<Context: RequestContext>: RouterMiddleware {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.strictTransportSecurity] = "max-age=63072000"
+        return response
+    }
+}
+
 extension HTTPField.Name {
     // Each literal is a valid field-name token, so the initializer cannot return nil.
+    static let strictTransportSecurity = HTTPField.Name("Strict-Transport-Security")!
     static let contentSecurityPolicy = HTTPField.Name("Content-Security-Policy")!
     static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
 }

@@ -4,7 +4,8 @@ import SwiftASN1
 import X509
 
 /// The certificate chain and private key a server presents over TLS, read from PEM files and
-/// checked at start: both readable, the key the certificate's own, the certificate in date.
+/// checked at start: both readable, the key the certificate's own and not readable by every
+/// user, the certificate in date.
 ///
 /// ```swift
 /// let certificate = try ServerCertificate(certificateFile: "server.pem", privateKeyFile: "server.key")
@@ -57,6 +58,7 @@ public struct ServerCertificate: Sendable {
                 problem: "is not an unencrypted PEM private key (RSA, ECDSA or Ed25519)"
             )
         }
+        try Self.checkPrivate(privateKeyFile)
         guard key.publicKey == leaf.publicKey else {
             throw ServerCertificateError(
                 file: privateKeyFile,
@@ -108,6 +110,24 @@ public struct ServerCertificate: Sendable {
     }
 
     private static let maximumFileSize = 1 << 20
+
+    /// Refuses a key file any user of the machine may read, or one others than its owner may
+    /// change, as OpenSSH and PostgreSQL do: such a key is no longer the server's alone. A key
+    /// its group may read (0640, for a group such as `ssl-cert`) is accepted.
+    private static func checkPrivate(_ path: String) throws(ServerCertificateError) {
+        // Reading it already said why a file that cannot be looked at cannot be used.
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        else { return }
+        guard mode & 0o026 == 0 else {  // others may read or write, or the group write
+            throw ServerCertificateError(
+                file: path,
+                problem:
+                    "may be read or changed by other users (mode 0\(String(mode & 0o777, radix: 8))): chmod 600 it "
+                    + "(or 640 for a group such as ssl-cert), and replace the key and certificate if others could read it"
+            )
+        }
+    }
 
     private static func read(_ path: String, what: String) throws(ServerCertificateError) -> String {
         let url = URL(fileURLWithPath: path)
