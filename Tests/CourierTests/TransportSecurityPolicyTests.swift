@@ -199,4 +199,47 @@ struct TransportSecurityPolicyTests {
             }
         }
     }
+
+    /// A body is not sent on to another origin by a 307/308 (it may hold a password); to the
+    /// same origin, or as a 303's GET without it, the redirect is followed (issue 28's decision).
+    @Test func aBodyStaysWithItsOrigin() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/elsewhere", .status(.temporaryRedirect, headers: [.location: "https://b.test/login"]))
+        stub.on(.post, "/moved", .status(.permanentRedirect, headers: [.location: "/login"]))
+        stub.on(.post, "/see-other", .status(.seeOther, headers: [.location: "https://b.test/done"]))
+        stub.on(.post, "/login", .text("in"))
+        stub.on(.get, "/done", .text("done"))
+        let client = HTTPClient(transport: stub)
+        func post(_ path: String, on client: HTTPClient) async throws(RequestError) -> Data {
+            try await client.send(
+                Endpoint<Data>(
+                    method: .post,
+                    host: "a.test",
+                    path: path,
+                    body: .data(Data(#"{"password":"hunter2"}"#.utf8), contentType: "application/json")
+                )
+            )
+        }
+        let error = await #expect(throws: RequestError.self) { try await post("/elsewhere", on: client) }
+        guard case .insecureConnection(let request, .bodyToAnotherOrigin(let origin))? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(request.url == "https://b.test/login")
+        #expect(origin == "a.test")
+        #expect(stub.requests.map(\.url) == ["https://a.test/elsewhere"], "nothing was sent to b.test")
+
+        #expect(try await post("/moved", on: client) == Data("in".utf8))
+        #expect(stub.requests.last?.url == "https://a.test/login")
+        #expect(stub.requests.last?.body == Data(#"{"password":"hunter2"}"#.utf8))
+        #expect(try await post("/see-other", on: client) == Data("done".utf8))
+        #expect(stub.requests.last?.body == nil)
+
+        let trusting = HTTPClient(
+            transport: stub,
+            configuration: .init(securityPolicy: TransportSecurityPolicy.default.allowingInsecureHTTP(to: "b.test"))
+        )
+        #expect(try await post("/elsewhere", on: trusting) == Data("in".utf8))
+        #expect(stub.requests.last?.url == "https://b.test/login")
+    }
 }

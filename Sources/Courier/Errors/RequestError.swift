@@ -63,6 +63,10 @@ public enum InsecureConnectionReason: Sendable, Hashable {
     /// A redirect from `host` (on the internet, or on the local network) to an address closer to
     /// this machine: loopback or the local network, as browsers' Private Network Access refuses.
     case privateNetworkRedirect(from: String)
+    /// A redirect (307, 308, or 301/302 of a method other than POST) from `host` to another
+    /// origin that would send the request's body on: a body may hold credentials (a password
+    /// field), and credentials stay with the origin they were given to.
+    case bodyToAnotherOrigin(from: String)
 
     /// What was refused and why, ending with the words that introduce how to allow the host,
     /// for a caller to complete with its own way of naming it (an API, a command-line flag):
@@ -78,6 +82,9 @@ public enum InsecureConnectionReason: Sendable, Hashable {
         case .privateNetworkRedirect(let origin):
             "Refused a redirect from \(origin) to \(request.host) (\(request)): a server farther away may not "
                 + "send requests to this machine or the local network; if you trust it, allow the host explicitly with"
+        case .bodyToAnotherOrigin(let origin):
+            "Refused to send a request body on from \(origin) to another origin (\(request)): a body may hold "
+                + "credentials, which stay with the origin they were given to; if you trust it, allow the host explicitly with"
         }
     }
 }

@@ -78,11 +78,20 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
     /// network, or from the local network to this machine (``AddressSpace``, the browsers'
     /// Private Network Access rule) — unless the target host is one the caller allowed
     /// explicitly (``allowingInsecureHTTP(to:includingSubdomains:)``).
+    ///
+    /// A redirect that would send the request's body on to another origin (a 307 or 308 after a
+    /// POST, say) is refused too, with ``InsecureConnectionReason/bodyToAnotherOrigin(from:)``,
+    /// unless the target host is allowed: the body may hold credentials.
     func checkRedirect(from request: PreparedRequest, to next: PreparedRequest) throws(RequestError) {
         let from = try RequestTarget(request)
         let to = try RequestTarget(next)
-        guard AddressSpace(host: to.host) < AddressSpace(host: from.host), !isException(to.host) else { return }
-        throw .insecureConnection(next.summary, reason: .privateNetworkRedirect(from: from.host))
+        guard !isException(to.host) else { return }
+        if AddressSpace(host: to.host) < AddressSpace(host: from.host) {
+            throw .insecureConnection(next.summary, reason: .privateNetworkRedirect(from: from.host))
+        }
+        if !from.isSameOrigin(as: to), next.body?.isEmpty == false || next.streamedBody != nil {
+            throw .insecureConnection(next.summary, reason: .bodyToAnotherOrigin(from: from.host))
+        }
     }
 
     /// `host` is lowercased, without brackets or a trailing dot.
