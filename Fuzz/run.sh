@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses and runs each for SECONDS.
 #
-#   Fuzz/run.sh SECONDS [harness...]     harnesses: gitwire feeds json headers images diskcache events
+#   Fuzz/run.sh SECONDS [harness...]     harnesses: gitwire feeds json headers images diskcache events names
 #
 # Each harness is its module's sources compiled with `swiftc -sanitize=fuzzer,address` together
 # with Fuzz/<Harness>/main.swift (so internal API is reachable and the code under test is
@@ -29,7 +29,7 @@ root=$(pwd)
 seconds=${1:?usage: Fuzz/run.sh SECONDS [harness...]}
 shift
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(gitwire feeds json headers images diskcache events)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(gitwire feeds json headers images diskcache events names)
 timeout=${FUZZ_TIMEOUT:-2}
 conformance=${FUZZ_CONFORMANCE:-/work/shared/conformance}
 out=Fuzz/.build
@@ -75,7 +75,7 @@ build() {
         json)
             sources=("${json_sources[@]}")
             module=Courier main=Fuzz/JSON/main.swift ;;
-        headers | diskcache)
+        headers | diskcache | names)
             mapfile -t sources < <(courier_sources)
             local bin
             bin=$(debug_build)
@@ -86,7 +86,11 @@ build() {
                 mapfile -t -O "${#linked[@]}" linked < <(find "$bin/$product.build" -name '*.o' | sort)
             done
             module=Courier
-            if [ "$name" = headers ]; then main=Fuzz/Headers/main.swift; else main=Fuzz/DiskCache/main.swift; fi ;;
+            case $name in
+                headers) main=Fuzz/Headers/main.swift ;;
+                diskcache) main=Fuzz/DiskCache/main.swift ;;
+                names) main=Fuzz/Names/main.swift ;;
+            esac ;;
         events)
             sources=(Sources/Courier/Streaming/{LineSplitter,ServerSentEvent}.swift)
             module=Courier main=Fuzz/Events/main.swift ;;
@@ -114,7 +118,7 @@ seed() {
     case $name in
         feeds) from+=("$conformance/feeds/corpus") ;;
         json) from+=(Tests/CourierTestServer/Resources Tests/CourierTestingTests/Fixtures) ;;
-        headers | gitwire | images | diskcache | events) ;;
+        headers | gitwire | images | diskcache | events | names) ;;
     esac
     for directory in "${from[@]}"; do
         [ -d "$directory" ] || continue
@@ -169,6 +173,10 @@ large_seeds() {
             repeat "$corpus" data-lines $'data: x\r\n'
             repeat "$corpus" long-line 'data: aaaaaaaa'
             repeat "$corpus" ids $'id: 1\nretry: 99999999999999999999\n\n' ;;
+        names)
+            repeat "$corpus" dots '..%2F'
+            repeat "$corpus" colons '[::1]:'
+            repeat "$corpus" labels 'xn--a.' ;;
         diskcache) ;;
     esac
 }
