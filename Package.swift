@@ -343,7 +343,8 @@ let package = Package(
         .testTarget(
             name: "StoreSearchTests",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierTestServer", "CourierTestTraits", "StoreSearch",
+                "Courier", "CourierAsyncHTTPClient", "CourierImages", "CourierTestServer", "CourierTestTraits",
+                "StoreSearch", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -8,6 +8,7 @@ public import LibraryServer
 public import Logging
 import NIOCore
 import ServiceLifecycle
+import StoreSearch
 import UnixSignals
 
 /// `courier app`: the chapters' apps in one page — libraries, store search with artwork,
@@ -47,7 +48,13 @@ public struct AppServer: Sendable {
         router.middlewares.add(AppGuard(token: token, extraHost: host.map { $0.lowercased() }))
         files.add(to: router, token: token, notes: services.notes)
         LibraryRoutes(library: services.library).add(to: router)
-        StoreRoutes(sessions: SearchSessions(store: services.store), artwork: services.artwork).add(to: router)
+        StoreRoutes(
+            sessions: SearchSessions(store: services.store),
+            artwork: services.artwork,
+            store: services.store.configuration.baseURL ?? ITunesStore.defaultBaseURL,
+            policy: services.store.configuration.securityPolicy
+        )
+        .add(to: router)
         MoviesRoutes(store: services.favorites, tmdb: services.tmdb, ratings: ratings).add(to: router)
         FeedRoutes(client: services.feeds, example: services.exampleFeed).add(to: router)
         RefsRoutes(git: services.git, policy: services.feeds.configuration.securityPolicy).add(to: router)

@@ -116,6 +116,7 @@ struct StoreCommand: AsyncParsableCommand {
                 guard let artwork, let cacheDirectory, !found.results.isEmpty else { return }
                 try await saveArtwork(
                     found.results,
+                    from: baseURL,
                     to: URL(fileURLWithPath: artwork, isDirectory: true),
                     transport: transport,
                     cacheDirectory: cacheDirectory,
@@ -177,6 +178,7 @@ struct StoreCommand: AsyncParsableCommand {
 
     private func saveArtwork(
         _ results: [SearchResult],
+        from store: URL,
         to directory: URL,
         transport: any HTTPTransport,
         cacheDirectory: URL,
@@ -198,7 +200,8 @@ struct StoreCommand: AsyncParsableCommand {
         let bar = ProgressBar()
         let summary: ArtworkSaver.Summary
         do {
-            summary = try await ArtworkSaver(pipeline: pipeline).save(results, size: size, to: directory) {
+            summary = try await ArtworkSaver(pipeline: pipeline, store: store).save(results, size: size, to: directory)
+            {
                 done,
                 total in
                 bar.update(done: done, of: total)

@@ -1,3 +1,4 @@
+import Courier
 public import CourierImages
 public import Foundation
 
@@ -47,10 +48,15 @@ public struct ArtworkSaver: Sendable {
 
     /// The pipeline images come through.
     public let pipeline: ImagePipeline
+    /// Where the results came from: artwork they name is fetched only as a redirect from there
+    /// would be followed, by the pipeline's client's policy (no loopback or local-network
+    /// address unless the store is one); `nil` to judge the artwork URL alone.
+    public let store: URL?
 
-    /// A saver using `pipeline`.
-    public init(pipeline: ImagePipeline) {
+    /// A saver using `pipeline`, for results from `store`.
+    public init(pipeline: ImagePipeline, store: URL? = nil) {
         self.pipeline = pipeline
+        self.store = store
     }
 
     /// Saves the `size` artwork of each result to `directory` as `<position> <name>.<format>`,
@@ -112,6 +118,12 @@ public struct ArtworkSaver: Sendable {
 
     private func save(_ result: SearchResult, size: Size, as stem: String, in directory: URL) async -> Outcome {
         guard let url = size == .small ? result.imageSmall : result.imageLarge else { return .noArtwork }
+        if let store, !pipeline.client.configuration.securityPolicy.allows(url, linkedFrom: store) {
+            return .failed(
+                "not fetched: the store named \(url.host ?? "a host") over \(url.scheme ?? "?"), which its policy refuses "
+                    + "for a link from \(store.host ?? "the store") (loopback, the local network or cleartext)"
+            )
+        }
         let image: LoadedImage
         do {
             image = try await pipeline.image(for: url)

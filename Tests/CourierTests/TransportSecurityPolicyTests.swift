@@ -242,4 +242,25 @@ struct TransportSecurityPolicyTests {
         #expect(try await post("/elsewhere", on: trusting) == Data("in".utf8))
         #expect(stub.requests.last?.url == "https://b.test/login")
     }
+
+    /// What a response names (a store's artwork) is fetched only as a redirect from its origin
+    /// would be followed (issue 28: a hostile store listed `http://127.0.0.1:…` artwork).
+    @Test(arguments: [
+        ("https://itunes.apple.com", "https://is1-ssl.mzstatic.com/a.jpg", true),
+        ("https://itunes.apple.com", "http://is1-ssl.mzstatic.com/a.jpg", false),
+        ("https://itunes.apple.com", "http://127.0.0.1:9400/a.jpg", false),
+        ("https://itunes.apple.com", "https://127.0.0.1:9400/a.jpg", false),
+        ("https://itunes.apple.com", "https://192.168.1.10/a.jpg", false),
+        ("https://itunes.apple.com", "https://[::1]/a.jpg", false),
+        ("https://itunes.apple.com", "ftp://example.com/a.jpg", false),
+        ("http://127.0.0.1:8080", "http://127.0.0.1:9400/a.jpg", true),
+        ("http://127.0.0.1:8080", "https://is1-ssl.mzstatic.com/a.jpg", true),
+        ("https://192.168.1.10", "https://192.168.1.11/a.jpg", true),
+    ])
+    func linkedURLsFollowTheRedirectRules(origin: String, target: String, allowed: Bool) throws {
+        let policy = TransportSecurityPolicy.default
+        #expect(
+            policy.allows(try #require(URL(string: target)), linkedFrom: try #require(URL(string: origin))) == allowed
+        )
+    }
 }

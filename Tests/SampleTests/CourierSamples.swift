@@ -209,6 +209,16 @@ enum CourierSamples {
         TransportSecurityPolicy.isLoopback(authority: "example.com")      // false
     }
 
+    // MARK: - Security/TransportSecurityPolicy.swift, allows(_:linkedFrom:)
+
+    // swift-format-ignore
+    @Values
+    static func linkedURLs(policy: TransportSecurityPolicy) -> [Any] {
+        let store = URL(string: "https://itunes.apple.com")!
+        policy.allows(URL(string: "https://is1-ssl.mzstatic.com/a.jpg")!, linkedFrom: store)  // true
+        policy.allows(URL(string: "http://127.0.0.1:9400/a.jpg")!, linkedFrom: store)          // false
+    }
+
     // MARK: - Security/HTTPAuthority.swift
 
     // swift-format-ignore

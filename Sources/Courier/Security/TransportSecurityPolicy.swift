@@ -1,3 +1,4 @@
+public import Foundation
 import HTTPTypes
 
 /// Which hosts may be reached over cleartext `http://` — App Transport Security, on every
@@ -92,6 +93,34 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
         if !from.isSameOrigin(as: to), next.body?.isEmpty == false || next.streamedBody != nil {
             throw .insecureConnection(next.summary, reason: .bodyToAnotherOrigin(from: from.host))
         }
+    }
+
+    /// Whether a URL that a response from `origin` names (an image in search results, a link)
+    /// may be fetched by the rules a redirect from `origin` to it would be: cleartext only where
+    /// allowed, and no address closer to this machine than `origin`'s (a store on the internet
+    /// cannot point the client at `http://127.0.0.1:…` or the local network) unless the host was
+    /// allowed explicitly.
+    ///
+    /// ```swift
+    /// let store = URL(string: "https://itunes.apple.com")!
+    /// policy.allows(URL(string: "https://is1-ssl.mzstatic.com/a.jpg")!, linkedFrom: store)  // true
+    /// policy.allows(URL(string: "http://127.0.0.1:9400/a.jpg")!, linkedFrom: store)          // false
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: The URL named.
+    ///   - origin: Where the response that named it came from.
+    /// - Returns: Whether fetching `target` is allowed.
+    public func allows(_ target: URL, linkedFrom origin: URL) -> Bool {
+        func request(_ url: URL) -> PreparedRequest? {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+                let scheme = components.scheme?.lowercased(), let host = components.encodedHost
+            else { return nil }
+            let authority = Authority.format(host: host, port: components.port)
+            return PreparedRequest(head: HTTPRequest(method: .get, scheme: scheme, authority: authority, path: "/"))
+        }
+        guard let from = request(origin), let to = request(target), (try? check(to)) != nil else { return false }
+        return (try? checkRedirect(from: from, to: to)) != nil
     }
 
     /// `host` is lowercased, without brackets or a trailing dot.

@@ -16,6 +16,12 @@ import StoreSearch
 struct StoreRoutes: Sendable {
     let sessions: SearchSessions
     let artwork: ImagePipeline
+    /// Where the store's answers come from, and the policy its artwork is judged by: artwork
+    /// the store names is fetched only as a redirect from the store would be followed (no
+    /// loopback or local-network address unless the store itself is one, no cleartext the
+    /// policy refuses).
+    let store: URL
+    let policy: TransportSecurityPolicy
     let allowed = ArtworkAllowList()
 
     func add(to router: Router<BasicRequestContext>) {
@@ -56,9 +62,10 @@ struct StoreRoutes: Sendable {
             return AppResponse.json(StorePage(term: term, category: category, found: nil))
         }
         do {
-            let found = try await request.body.consumeWithCancellationOnInboundClose { _ in
+            var found = try await request.body.consumeWithCancellationOnInboundClose { _ in
                 try await session.search(term, category: category, sequence: sequence)
             }
+            found = found.map(withoutRefusedArtwork)
             // Superseded by a newer search from the same page, or the browser left.
             guard let found else { return Response(status: .noContent, headers: [.cacheControl: "no-store"]) }
             allowed.allow(found.results.flatMap { [$0.imageSmall, $0.imageLarge].compactMap(\.self) })
@@ -72,6 +79,21 @@ struct StoreRoutes: Sendable {
 
     // MARK: - Artwork
 
+    /// `found` with the artwork URLs the policy refuses, seen from the store, removed: the page
+    /// shows no artwork for those results, and the app never fetches them.
+    private func withoutRefusedArtwork(_ found: SearchResults) -> SearchResults {
+        var found = found
+        for index in found.results.indices {
+            if let url = found.results[index].imageSmall, !policy.allows(url, linkedFrom: store) {
+                found.results[index].imageSmall = nil
+            }
+            if let url = found.results[index].imageLarge, !policy.allows(url, linkedFrom: store) {
+                found.results[index].imageLarge = nil
+            }
+        }
+        return found
+    }
+
     private func answerImage(_ request: Request) async -> Response {
         guard let text = request.parameter("url"), let url = URL(string: text), allowed.allows(url) else {
             return AppResponse.problem(.notFound, "Only the artwork of results this app returned is served.")
@@ -84,7 +106,7 @@ struct StoreRoutes: Sendable {
         } catch ImageError.cancelled {
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         } catch let error as ImageError {
-            return Self.placeholder(reason: error.description)
+            return Self.placeholder(for: error)
         } catch {
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
@@ -106,7 +128,20 @@ struct StoreRoutes: Sendable {
     static let artworkCaching = "private, max-age=86400"
 
     /// A grey square instead of bytes that are not an image, so the page shows no broken image.
-    static func placeholder(reason: String) -> Response {
+    /// Its `X-Courier-Placeholder` says why in the app's words only: nothing the artwork's
+    /// server sent (not its body's first bytes, not its error text) reaches the page.
+    static func placeholder(for error: ImageError) -> Response {
+        let reason =
+            switch error {
+            case .notAnImage: "not an image"
+            case .request(let failure): "not fetched (\(failure.shortDescription))"
+            case .cancelled: "cancelled"
+            }
+        return placeholder(reason: reason)
+    }
+
+    /// The grey square, with `reason` (the app's own words).
+    private static func placeholder(reason: String) -> Response {
         let svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="60" height="60" viewBox="0 0 60 60">\
             <rect width="60" height="60" rx="6" fill="#8884"/>\
@@ -116,9 +151,7 @@ struct StoreRoutes: Sendable {
             status: .ok,
             headers: [
                 .contentType: "image/svg+xml", .cacheControl: "no-store", .xContentTypeOptions: "nosniff",
-                .courierPlaceholder: String(
-                    reason.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 }.prefix(200)
-                ),
+                .courierPlaceholder: reason,
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: svg))
         )
