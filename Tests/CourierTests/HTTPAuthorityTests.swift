@@ -27,7 +27,7 @@ struct HTTPAuthorityTests {
         "127.0.0.1:80@evil.example:8090", "user@127.0.0.1", "127.0.0.1:8090:80", "127.0.0.1:", "127.0.0.1:0",
         "127.0.0.1:65536", "127.0.0.1:+80", "127.0.0.1:0x50", "127.0.0.1/evil", "127.0.0.1%2Fevil", "evil%2E.local",
         "127.0.0.1 evil", "127.0.0.1\tx", "::1", "[::1", "[evil]", "[::1%eth0]", "bücher.example", "", ":80",
-        "127.0.0.1\\evil", "a#b", "a?b",
+        "127.0.0.1\\evil", "a#b", "a?b", "[[::f]]:4", "[[::1]]", "[::1]]", "[[::1]",
     ])
     func refusesWhatAParserCouldReadAsAnotherHost(text: String) {
         #expect(HTTPAuthority(parsing: text) == nil, "\(text.debugDescription)")

@@ -70,7 +70,7 @@ public struct HTTPAuthority: Sendable, Hashable, CustomStringConvertible {
                 return .failure(Problem(reason: "an IPv6 address must end with ']'"))
             }
             authority = authority.dropFirst().dropLast()
-            guard authority.contains(":") else {
+            guard authority.contains(":"), !authority.contains("["), !authority.contains("]") else {
                 return .failure(Problem(reason: "'[\(authority)]' is not an IPv6 address"))
             }
         } else if authority.contains(":") {
