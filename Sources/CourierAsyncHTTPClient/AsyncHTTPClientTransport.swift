@@ -139,14 +139,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Sends the request; see `HTTPTransport.send(_:)`.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         let url = request.url
-        let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
+        let deadline = request.timeLeft.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
         do {
             let response = try await execute(request, deadline: deadline)
             let limit = request.maxResponseSize
             if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
                 throw RequestError.bodyTooLarge(request.summary, limit: limit)
             }
-            let bytes = try await response.body.collect(upTo: limit)
+            // The head came within the deadline; the body must too, however slowly it trickles.
+            let bytes = try await Self.beforeDeadline(deadline) { try await response.body.collect(upTo: limit) }
             return RawResponse(head: Self.head(of: response), body: Data(bytes.readableBytesView), url: url)
         } catch {
             throw Self.requestError(for: error, request: request)
@@ -161,7 +162,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         head: @escaping @Sendable (HTTPResponse) async throws(RequestError) -> Void,
         body: @escaping @Sendable (Data) async throws(RequestError) -> Void
     ) async throws(RequestError) {
-        let deadline = request.timeout.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
+        let deadline = request.timeLeft.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
         do {
             let response = try await execute(request, deadline: deadline)
             try await head(Self.head(of: response))
@@ -189,6 +190,29 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 NIODeadline.now() < deadline
             else { throw error }
             return try await client.execute(Self.outgoing(request), deadline: deadline)
+        }
+    }
+
+    /// What `operation` returns, or `HTTPClientError.deadlineExceeded` when `deadline` comes
+    /// first: the operation is then cancelled (AsyncHTTPClient closes the connection under a
+    /// body read that is cancelled).
+    private static func beforeDeadline<Value: Sendable>(
+        _ deadline: NIODeadline,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        guard deadline != .distantFuture else { return try await operation() }
+        return try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                let left = deadline - NIODeadline.now()
+                try await Task.sleep(for: .nanoseconds(max(0, left.nanoseconds)))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw HTTPClientError.deadlineExceeded
+            }
+            return value
         }
     }
 

@@ -382,6 +382,48 @@ struct TransportConformanceTests {
         }
     }
 
+    /// The timeout is the whole request's (issue 28): a body that trickles a byte every 20 ms
+    /// ends at it, as does a chain of slow redirects, each of which used to get a timeout of its
+    /// own.
+    @Test(arguments: Transport.allCases)
+    func theTimeoutCoversTheBodyAndEveryHop(_ transport: Transport) async throws {
+        try await withClient(transport, timeout: .milliseconds(700)) { client, server in
+            let trickle = await #expect(throws: RequestError.self) {
+                try await client.send(
+                    Endpoint<Data>(path: "/hang", query: [.init(name: "id", value: "trickle-\(transport)")])
+                )
+            }
+            #expect(trickle?.transportFailure?.kind == .timedOut)
+            #expect(trickle?.transportFailure?.detail == "after 0.7s")
+            try await server.events.waitForDisconnect("trickle-\(transport)", timeout: .seconds(60))
+
+            let hops = await #expect(throws: RequestError.self) {
+                try await client.send(
+                    Endpoint<Data>(path: "/slow-redirect/9", query: [.init(name: "ms", value: "300")])
+                )
+            }
+            #expect(hops?.transportFailure?.kind == .timedOut, "not a fresh timeout a hop, nor too many redirects")
+        }
+    }
+
+    /// Retries share the request's time: no attempt starts after it has run out. (The server
+    /// holds its answer past the timeout; FoundationNetworking may end an attempt early, and
+    /// then another may start, but never once the time is up.)
+    @Test(arguments: Transport.allCases)
+    func retriesShareTheTimeout(_ transport: Transport) async throws {
+        let retry = Retry(maxAttempts: 5, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1))
+        let attempts = AttemptCounter()
+        try await withClient(transport, timeout: .milliseconds(500), middleware: [retry, attempts]) { client, _ in
+            let error = await #expect(throws: RequestError.self) {
+                try await client.send(Endpoint<Data>(path: "/slow", query: [.init(name: "ms", value: "3000")]))
+            }
+            #expect(error?.transportFailure?.kind == .timedOut)
+            let started = attempts.startedInTime
+            #expect(!started.isEmpty && started.allSatisfy { $0 == true }, "\(started)")
+            if transport == .asyncHTTPClient { #expect(started.count == 1, "the first attempt ends at the deadline") }
+        }
+    }
+
     @Test(arguments: Transport.allCases)
     func oversizedBodyIsRefused(_ transport: Transport) async throws {
         try await withClient(transport, maxResponseSize: 10_000) { client, _ in
@@ -582,5 +624,18 @@ private struct ConnectingElsewhere: HTTPTransport {
         sent.append(request.head.path ?? "")
         request.head.authority = authority
         return try await base.send(request)
+    }
+}
+
+/// Notes, for each attempt that passes it (put after `Retry`), whether it started before the
+/// request's deadline (`nil`: it had none).
+private final class AttemptCounter: Middleware {
+    private let attempts = Mutex<[Bool?]>([])
+    var startedInTime: [Bool?] { attempts.withLock { $0 } }
+
+    func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+        let start = ContinuousClock.now
+        attempts.withLock { $0.append(request.deadline.map { start < $0 }) }
+        return try await next(request)
     }
 }

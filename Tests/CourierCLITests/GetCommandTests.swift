@@ -114,7 +114,7 @@ struct GetCommandTests {
                 ),
                 (
                     ["get", "http://courier.invalid/x"], 3,
-                    "courier: Refused cleartext HTTP to courier.invalid (GET http://courier.invalid/x): use https://, or allow this host with --allow-http courier.invalid.\n"
+                    "courier: Refused cleartext HTTP to courier.invalid (GET http://courier.invalid/x): use https://, or allow this host explicitly with --allow-http courier.invalid.\n"
                 ),
                 (
                     ["get", "not a url"], 2,
@@ -157,11 +157,38 @@ struct GetCommandTests {
                     == "curl 'http://127.0.0.1:\(server.port)/echo?api_key=REDACTED&token=REDACTED&q=dune' -H 'User-Agent: Courier/1.0' "
                     + "-H 'Authorization: REDACTED' -H 'Cookie: REDACTED'\n"
             )
+            // A JSON body's secrets and a URL encoded in a query value (issue 28).
+            let body = try await Courier.run(
+                "get",
+                url + "&next=https%3A%2F%2Fx.test%2F%3Fapi_key%3DSECRET7",
+                "-d",
+                #"{"user":"ada","password":"SECRET5","nested":{"api_key":"SECRET6"}}"#,
+                "--curl"
+            )
+            #expect(
+                body.stdout.contains(
+                    #"--data-binary '{"user":"ada","password":"REDACTED","nested":{"api_key":"REDACTED"}}'"#
+                )
+            )
             // (verbose.stdout is the echo of what the server received, so it is not checked.)
-            for output in [verbose.stderr, curl.stdout, curl.stderr] {
-                for secret in ["SECRET1", "SECRET2", "SECRET3", "SECRET4"] {
+            for output in [verbose.stderr, curl.stdout, curl.stderr, body.stdout, body.stderr] {
+                for secret in ["SECRET1", "SECRET2", "SECRET3", "SECRET4", "SECRET5", "SECRET6", "SECRET7"] {
                     #expect(!output.contains(secret))
                 }
+            }
+        }
+    }
+
+    /// `--timeout` is the whole request's, body included, whole or formatted as it streams
+    /// (issue 28: a body trickled a byte at a time kept the command alive as long as the
+    /// server liked).
+    @Test func theTimeoutEndsATrickledBody() async throws {
+        try await TestServer.withRunning { server in
+            for mode in [[], ["--json"]] {
+                let url = server.url("/hang?id=cli-trickle-\(mode.count)").absoluteString
+                let result = try await Courier.run(["get", url, "--timeout", "0.7"] + mode)
+                #expect(result.status == 3, "\(mode): \(result.stderr)")
+                #expect(result.stderr.contains("timed out"), "\(mode): \(result.stderr)")
             }
         }
     }

@@ -43,6 +43,14 @@ enum TestRoutes {
             return count <= 0 ? json(movieJSON) : redirect(to: "/redirect/\(count - 1)", status: .found)
         }
         router.get("/redirect-loop") { _, _ in redirect(to: "/redirect-loop", status: .found) }
+        // Each hop takes `ms` before it redirects to the next, then `/json`.
+        router.get("/slow-redirect/{count}") { request, context in
+            let count = context.parameters.get("count", as: Int.self) ?? 0
+            let milliseconds = min(request.uri.queryParameters.get("ms", as: Int.self) ?? 100, 10_000)
+            try await Task.sleep(for: .milliseconds(milliseconds))
+            return count <= 0
+                ? json(movieJSON) : redirect(to: "/slow-redirect/\(count - 1)?ms=\(milliseconds)", status: .found)
+        }
         router.get("/redirect-to") { request, _ in
             redirect(to: request.uri.queryParameters.get("url") ?? "/json", status: .temporaryRedirect)
         }

@@ -111,7 +111,13 @@ public struct HTTPClient: Sendable {
                 }
             }
         }
-        return pipeline
+        // One deadline for the whole request: every middleware, retry and redirect hop shares it.
+        let inner = pipeline
+        return { request async throws(RequestError) -> RawResponse in
+            var request = request
+            if request.deadline == nil, let timeout = request.timeout { request.deadline = .now + timeout }
+            return try await inner(request)
+        }
     }
 
     // MARK: - Sending

@@ -14,6 +14,9 @@ struct RedirectFollower: Sendable {
         while true {
             if Task.isCancelled { throw .cancelled }
             try policy.check(current)
+            // Each hop gets what is left of the request's time (PreparedRequest.timeLeft), not a
+            // timeout of its own.
+            if let deadline = current.deadline, deadline <= .now { throw .transport(.timedOut(current)) }
             let response = try await transport.send(current)
             guard maxRedirects > 0, let next = try Self.redirect(from: current, after: response) else {
                 return response

@@ -5,7 +5,9 @@ import HTTPTypes
 /// connection failure, or 408, 429, 500, 502, 503, 504.
 ///
 /// Waits with exponential backoff and jitter between attempts, or as long as `Retry-After`
-/// asks when that is within ``maxDelay`` (a longer wait returns the response as it is).
+/// asks when that is within ``maxDelay`` (a longer wait returns the response as it is). The
+/// client's timeout covers every attempt and wait: no attempt starts that could not begin
+/// before the request's ``PreparedRequest/deadline``, and the last outcome is returned instead.
 /// Non-idempotent methods (POST, PATCH) are sent once, unless the request carries an
 /// `Idempotency-Key` header.
 ///
@@ -57,15 +59,22 @@ public struct Retry: Middleware {
         var attempt = 1
         while true {
             let delay: Duration
+            let lastOutcome: Result<RawResponse, RequestError>
             do {
                 let response = try await next(request)
                 guard attempt < maxAttempts, retryableStatuses.contains(response.status) else { return response }
                 let asked = response.head.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: Date()) }
                 if let asked, asked > maxDelay { return response }
                 delay = asked ?? backoff(after: attempt)
+                lastOutcome = .success(response)
             } catch {
                 guard attempt < maxAttempts, Self.isTransient(error) else { throw error }
                 delay = backoff(after: attempt)
+                lastOutcome = .failure(error)
+            }
+            // No attempt after the request's time is up: the deadline covers every attempt.
+            if let deadline = request.deadline, ContinuousClock.now + delay >= deadline {
+                return try lastOutcome.get()
             }
             do {
                 try await clock.sleep(for: delay)

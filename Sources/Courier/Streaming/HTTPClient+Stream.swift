@@ -21,8 +21,9 @@ extension HTTPClient {
     ///
     /// - Parameters:
     ///   - endpoint: The request to send; its response type is not used.
-    ///   - timeout: The longest the whole exchange may take, body included; `nil` (the
-    ///     default) for none, since a stream of events may never end.
+    ///   - timeout: The longest the whole exchange may take, redirects and body included,
+    ///     however slowly the caller reads; `nil` (the default) for none, since a stream of
+    ///     events may never end: then only `idleTimeout` bounds it.
     ///   - idleTimeout: The longest silence before the head and between pieces of the body
     ///     (``TransportFailure/Kind/timedOut``); `nil` for none. A reader that is slow to take
     ///     the bytes does not count as silence.

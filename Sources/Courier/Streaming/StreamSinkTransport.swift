@@ -52,7 +52,9 @@ struct StreamSinkTransport: HTTPTransport {
         return response
     }
 
-    /// Runs the exchange, with a watchdog that ends it when nothing arrives for `idleTimeout`.
+    /// Runs the exchange, with a watchdog that ends it when nothing arrives for `idleTimeout`,
+    /// and another that ends it at the request's deadline (the stream's `timeout`, body
+    /// included).
     private static func produce(
         _ request: PreparedRequest,
         through base: any HTTPTransport,
@@ -66,11 +68,20 @@ struct StreamSinkTransport: HTTPTransport {
                 body: { chunk throws(RequestError) in try await channel.push(chunk) }
             )
         }
-        guard let idleTimeout else { return try await exchange() }
+        let deadline = request.deadline
+        guard idleTimeout != nil || deadline != nil else { return try await exchange() }
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await exchange() }
-                group.addTask { try await watch(channel, idleTimeout: idleTimeout, request: request.summary) }
+                if let idleTimeout {
+                    group.addTask { try await watch(channel, idleTimeout: idleTimeout, request: request.summary) }
+                }
+                if let deadline {
+                    group.addTask {
+                        guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                        throw RequestError.transport(.timedOut(request))
+                    }
+                }
                 _ = try await group.next()
                 group.cancelAll()
             }

@@ -11,8 +11,13 @@ public struct PreparedRequest: Sendable {
     /// A body read piece by piece while it is sent (a file, a sequence of chunks); transports
     /// send it when ``body`` is `nil`.
     public var streamedBody: StreamedBody?
-    /// The total time the exchange may take, connection included; `nil` for no limit.
+    /// The time the whole request may take, connection, body, redirects and retries included;
+    /// `nil` for no limit.
     public var timeout: Duration?
+    /// When the whole request must be over: set once by ``HTTPClient`` from ``timeout`` as the
+    /// request enters its middleware, and kept across redirects and retries, so that together
+    /// they take no longer than the timeout. `nil` until then, or for no limit.
+    public var deadline: ContinuousClock.Instant?
     /// The largest response body the transport may read.
     public var maxResponseSize: Int
     /// How an ``HTTPCache`` in the client's middleware treats this request.
@@ -24,6 +29,14 @@ public struct PreparedRequest: Sendable {
         self.body = body
         self.timeout = timeout
         self.maxResponseSize = maxResponseSize
+    }
+
+    /// What is left of the request's time, from ``deadline`` (never negative), or ``timeout``
+    /// when no deadline is set; `nil` for no limit. A transport ends the exchange it is handed
+    /// (head and body) when this runs out.
+    public var timeLeft: Duration? {
+        guard let deadline else { return timeout }
+        return Swift.max(.zero, deadline - .now)
     }
 
     /// The absolute URL, such as `https://api.example.com/3/movie/550?language=en`.

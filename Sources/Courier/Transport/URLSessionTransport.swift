@@ -158,7 +158,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         receiver: Receiver
     ) {
         var exchange = Exchange(request: request, receiver: receiver)
-        if let timeout = request.timeout.map({ min($0, .seconds(URLSessionTransport.longestTimeout)) }) {
+        if let timeout = request.timeLeft.map({ min($0, .seconds(URLSessionTransport.longestTimeout)) }) {
             let failure = RequestError.transport(.timedOut(request))
             // URLSession's own timeout is an idle timeout; this one bounds the whole exchange.
             exchange.timer = Task { [weak self] in
