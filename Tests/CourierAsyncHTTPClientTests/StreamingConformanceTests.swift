@@ -238,6 +238,18 @@ extension TransportConformanceTests {
         }
     }
 
+    /// The test server's `/events/{key}`: `count` events, `perConnection` a connection (then it
+    /// drops it), `retry: 1`.
+    static func events(_ key: String, count: Int, perConnection: Int) -> Endpoint<Data> {
+        Endpoint<Data>(
+            path: "/events/\(key)",
+            query: [
+                .init(name: "count", value: String(count)), .init(name: "per_connection", value: String(perConnection)),
+                .init(name: "retry", value: "1"),
+            ]
+        )
+    }
+
     /// A server that ends every connection after one event no longer gets a reconnection every
     /// `retry`: the waits double while connections keep ending early, the stream gives up after
     /// `maxAttempts` of them, and a connection that lasts starts the count again (issue 28).
@@ -245,13 +257,7 @@ extension TransportConformanceTests {
     func connectionsThatKeepEndingEarlyBackOffAndGiveUp(_ transport: Transport) async throws {
         try await withClient(transport) { client, server in
             let key = "sse-short-\(transport.rawValue)"
-            let endpoint = Endpoint<Data>(
-                path: "/events/\(key)",
-                query: [
-                    .init(name: "count", value: "100"), .init(name: "per_connection", value: "1"),
-                    .init(name: "retry", value: "1"),
-                ]
-            )
+            let endpoint = Self.events(key, count: 100, perConnection: 1)
             let reconnects = Reconnects()
             let options = EventStreamOptions(minReconnectDelay: .milliseconds(1), maxAttempts: 4, jitter: 0)
             var received = 0
@@ -272,13 +278,7 @@ extension TransportConformanceTests {
                 jitter: 0
             )
             let again = Reconnects()
-            let short = Endpoint<Data>(
-                path: "/events/\(key)-steady",
-                query: [
-                    .init(name: "count", value: "6"), .init(name: "per_connection", value: "1"),
-                    .init(name: "retry", value: "1"),
-                ]
-            )
+            let short = Self.events("\(key)-steady", count: 6, perConnection: 1)
             var all: [ServerSentEvent] = []
             for try await event in client.events(short, options: steady, onReconnect: { again.add($0) }) {
                 all.append(event)
@@ -301,13 +301,7 @@ extension TransportConformanceTests {
     func eventsReconnectFromTheLastIDUntilTheServerSays204(_ transport: Transport) async throws {
         try await withClient(transport) { client, server in
             let key = "sse-\(transport.rawValue)"
-            let endpoint = Endpoint<Data>(
-                path: "/events/\(key)",
-                query: [
-                    .init(name: "count", value: "5"), .init(name: "per_connection", value: "2"),
-                    .init(name: "retry", value: "1"),
-                ]
-            )
+            let endpoint = Self.events(key, count: 5, perConnection: 2)
             let reconnects = Reconnects()
             let options = EventStreamOptions(
                 initialReconnectDelay: .milliseconds(1),

@@ -189,12 +189,10 @@ extension Redaction {
         return nil
     }
 
+    /// The unreserved characters, and `%`, `[`, `]`, `+` (`user%5Bpassword%5D`, `a[b]`).
     private static func isQueryNameByte(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
-            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "%")
-            || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "+")
+        isUnreservedByte(byte) || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+            || byte == UInt8(ascii: "+")
     }
 
     private static func endsAuthority(_ byte: UInt8) -> Bool {
