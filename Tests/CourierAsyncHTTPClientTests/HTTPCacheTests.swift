@@ -557,6 +557,13 @@ struct HTTPCacheTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
         let error = #expect(throws: CacheStorageError.self) { try HTTPCache(directory: directory) }
         #expect(error?.description.contains("other users may write to it") == true)
+
+        // A directory that holds more than a cache (`--cache .`) is never chmod'ed: refused.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        try Data("notes".utf8).write(to: directory.appendingPathComponent("notes.txt"))
+        let shared = #expect(throws: CacheStorageError.self) { try HTTPCache(directory: directory) }
+        #expect(shared?.description.contains("it holds more than a cache") == true)
+        #expect(try Self.permissions(directory.path) == 0o755)
     }
 
     /// An entry whose lengths do not fit its file is a miss and is deleted, whatever the
@@ -601,13 +608,16 @@ struct HTTPCacheTests {
         let file = directory.appendingPathComponent(try #require(files.first))
         try Self.entry(replacing: "\"bodyLengths\":[4]", with: "\"bodyLengths\":[9223372036854775807]", in: valid)
             .write(to: file)
-        let interrupted = directory.appendingPathComponent(".interrupted.tmp")
-        try Data().write(to: interrupted)
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date().addingTimeInterval(-120)],
-            ofItemAtPath: interrupted.path
-        )
-        let inFlight = directory.appendingPathComponent(".another-process.tmp")
+        let interrupted = directory.appendingPathComponent(".\(UUID().uuidString).tmp")
+        let notOurs = directory.appendingPathComponent(".someone-elses.tmp")
+        for old in [interrupted, notOurs] {
+            try Data().write(to: old)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(-120)],
+                ofItemAtPath: old.path
+            )
+        }
+        let inFlight = directory.appendingPathComponent(".\(UUID().uuidString).tmp")
         try Data().write(to: inFlight)
         let reopened = try HTTPCache(
             memoryCapacity: 0,
@@ -618,6 +628,7 @@ struct HTTPCacheTests {
         #expect(!FileManager.default.fileExists(atPath: file.path), "the forged entry was deleted")
         #expect(!FileManager.default.fileExists(atPath: interrupted.path))
         #expect(FileManager.default.fileExists(atPath: inFlight.path), "a write in progress elsewhere is left alone")
+        #expect(FileManager.default.fileExists(atPath: notOurs.path), "only the cache's own files are removed")
         #expect(logs.messages.contains("Deleted a damaged HTTP cache entry"))
     }
 

@@ -210,7 +210,8 @@ struct LibraryServiceTLSTests {
         }
     }
 
-    /// A key any user may read is refused, one its group may read is not (issue 28).
+    /// A key any user may read is refused, one its group may read is not when root owns it (the
+    /// tests run as root; issue 28).
     @Test func aKeyOthersMayReadIsRefused() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -230,6 +231,17 @@ struct LibraryServiceTLSTests {
             #expect(throws: Never.self, "mode \(String(mode, radix: 8))") {
                 try ServerCertificate(certificateFile: files.certificateFile, privateKeyFile: files.keyFile)
             }
+        }
+        // Through a symbolic link (certbot's live/ keys are links), the key's own mode counts.
+        let link = directory.appendingPathComponent("privkey.pem").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: files.keyFile)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: files.keyFile)
+        #expect(throws: Never.self) {
+            try ServerCertificate(certificateFile: files.certificateFile, privateKeyFile: link)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: files.keyFile)
+        #expect(throws: ServerCertificateError.self) {
+            try ServerCertificate(certificateFile: files.certificateFile, privateKeyFile: link)
         }
     }
 

@@ -24,7 +24,7 @@ struct CacheSecrets: Sendable {
         CacheSecrets(key: SymmetricKey(size: .bits256))
     }
 
-    private static let keyFileName = ".courier-cache-key"
+    static let keyFileName = ".courier-cache-key"
     private static let keyBytes = 32
 
     /// The key kept in `directory`, made on first use. Two processes opening a new directory

@@ -50,7 +50,7 @@ actor DiskCacheStore {
             let abandoned = Date().addingTimeInterval(-Self.abandonedAfter)
             var total = 0
             for file in files {
-                if file.lastPathComponent.hasSuffix(".tmp") {
+                if Self.isTemporary(file.lastPathComponent) {
                     // Left by an interrupted write; a younger one may be another process's, still writing.
                     let modified = (try? file.resourceValues(forKeys: keys).contentModificationDate) ?? .distantPast
                     if modified < abandoned { try? manager.removeItem(at: file) }
@@ -84,13 +84,35 @@ actor DiskCacheStore {
         guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
             throw CacheStorageError(directory: directory.path, reason: "other users may write to it (chmod 700 it)")
         }
-        // Ours, but others may list or read it (made by hand, or by a wide umask): tightened.
-        if status.st_mode & (S_IRWXG | S_IRWXO) != 0, chmod(directory.path, S_IRWXU) != 0 {
+        // Ours, but others may list or read it (made by hand, or by a wide umask): a directory
+        // that holds nothing but a cache is tightened; any other (the working directory, a home
+        // directory) is left as it is and refused.
+        guard status.st_mode & (S_IRWXG | S_IRWXO) != 0 else { return }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        guard names.allSatisfy(isCacheFile) else {
+            throw CacheStorageError(
+                directory: directory.path,
+                reason:
+                    "other users may read it, and it holds more than a cache (give a directory of its own, or chmod 700 it)"
+            )
+        }
+        guard chmod(directory.path, status.st_mode & 0o7777 & ~(S_IRWXG | S_IRWXO)) == 0 else {
             throw CacheStorageError(
                 directory: directory.path,
                 reason: "other users may read it, and it cannot be made private (\(String(cString: strerror(errno))))"
             )
         }
+    }
+
+    /// Whether `name` is one of the files a cache directory holds: entries, the key, and what an
+    /// interrupted write leaves.
+    private static func isCacheFile(_ name: String) -> Bool {
+        name.hasSuffix("." + fileExtension) || name == CacheSecrets.keyFileName || isTemporary(name)
+    }
+
+    /// `.<UUID>.tmp` or `.<UUID>.key.tmp`: the names this cache writes before a rename.
+    static func isTemporary(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(".tmp") && UUID(uuidString: String(name.dropFirst().prefix(36))) != nil
     }
 
     // MARK: - Entries

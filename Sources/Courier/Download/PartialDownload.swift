@@ -54,19 +54,27 @@ struct PartialDownload: Sendable {
 
     /// Moves the finished bytes into place in one step and forgets the metadata. Without
     /// `replacingExisting`, the bytes are linked under the destination's name, which fails if
-    /// anything holds it (no check-then-write race), and then unlinked from the partial name.
+    /// anything holds it (no check-then-write race), and then unlinked from the partial name; on
+    /// a file system without hard links, the name is checked and then renamed to.
     func complete(replacingExisting: Bool = true) throws(RequestError) {
         if replacingExisting {
             guard rename(data.path, destination.path) == 0 else {
                 throw .fileSystem(path: destination.path, reason: String(cString: strerror(errno)))
             }
-        } else {
-            guard link(data.path, destination.path) == 0 else {
-                let code = errno
-                throw code == EEXIST
-                    ? existsFailure : .fileSystem(path: destination.path, reason: String(cString: strerror(code)))
-            }
+        } else if link(data.path, destination.path) == 0 {
             unlink(data.path)
+        } else {
+            let code = errno
+            if code == EEXIST { throw existsFailure }
+            // A file system without hard links (FAT, SMB, some FUSE mounts): checked, then
+            // renamed, with the small window that leaves.
+            guard [EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, ENOSYS].contains(code) else {
+                throw .fileSystem(path: destination.path, reason: String(cString: strerror(code)))
+            }
+            try checkNothingAtDestination()
+            guard rename(data.path, destination.path) == 0 else {
+                throw .fileSystem(path: destination.path, reason: String(cString: strerror(errno)))
+            }
         }
         try? FileManager.default.removeItem(at: metadata)
     }

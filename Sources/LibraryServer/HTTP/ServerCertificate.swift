@@ -112,19 +112,24 @@ public struct ServerCertificate: Sendable {
     private static let maximumFileSize = 1 << 20
 
     /// Refuses a key file any user of the machine may read, or one others than its owner may
-    /// change, as OpenSSH and PostgreSQL do: such a key is no longer the server's alone. A key
-    /// its group may read (0640, for a group such as `ssl-cert`) is accepted.
+    /// change, as PostgreSQL does: such a key is no longer the server's alone. The file judged
+    /// is the one read, through any symbolic link (certbot's `live/` keys are links). A key its
+    /// group may read (0640, group `ssl-cert`) is accepted when root owns it.
     private static func checkPrivate(_ path: String) throws(ServerCertificateError) {
         // Reading it already said why a file that cannot be looked at cannot be used.
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: target),
             let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
         else { return }
-        guard mode & 0o026 == 0 else {  // others may read or write, or the group write
+        let owner = (attributes[.ownerAccountID] as? NSNumber)?.intValue
+        let forbidden = owner == 0 ? 0o026 : 0o066  // others may read or write; the group may write (or read)
+        guard mode & forbidden == 0 else {
             throw ServerCertificateError(
                 file: path,
                 problem:
                     "may be read or changed by other users (mode 0\(String(mode & 0o777, radix: 8))): chmod 600 it "
-                    + "(or 640 for a group such as ssl-cert), and replace the key and certificate if others could read it"
+                    + "(or 640, owned by root, for a group such as ssl-cert), and replace the key and certificate "
+                    + "if others could read it"
             )
         }
     }
