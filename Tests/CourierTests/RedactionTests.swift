@@ -55,4 +55,21 @@ struct RedactionTests {
         let redacted = Redaction.redactingBody(form, contentType: "application/x-www-form-urlencoded")
         #expect(String(decoding: redacted, as: UTF8.self).hasSuffix("&token=REDACTED"))
     }
+
+    /// `application/octet-stream` says nothing of the bytes (`--data-binary`): they are read as
+    /// a body without a type, JSON or a form when they look like one.
+    @Test func octetStreamBodiesAreReadForWhatTheyAre() {
+        let json = Data(#"{"password":"hunter2","api_key":"K"}"#.utf8)
+        #expect(
+            String(decoding: Redaction.redactingBody(json, contentType: "application/octet-stream"), as: UTF8.self)
+                == #"{"password":"REDACTED","api_key":"REDACTED"}"#
+        )
+        let form = Data("user=ada&password=hunter2".utf8)
+        #expect(
+            String(decoding: Redaction.redactingBody(form, contentType: "application/octet-stream"), as: UTF8.self)
+                == "user=ada&password=REDACTED"
+        )
+        let image = Data([0x89, 0x50, 0x4E, 0x47, 0x3D])
+        #expect(Redaction.redactingBody(image, contentType: "application/octet-stream") == image)
+    }
 }

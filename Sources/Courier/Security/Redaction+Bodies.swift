@@ -8,9 +8,10 @@ extension Redaction {
     /// contains (``redactingURLs(in:)``). Every other byte is kept, so that what is left reads
     /// and compares as it did.
     ///
-    /// The form is told by `contentType`; a body without one is read as JSON when it starts
-    /// like JSON, and as a form when it is made of form characters only and has a `=`. Other
-    /// bodies (images, archives…) are returned as they are.
+    /// The form is told by `contentType`; a body without one (or `application/octet-stream`,
+    /// which says nothing) is read as JSON when it starts like JSON, and as a form when it is
+    /// made of form characters only and has a `=`. Other bodies (images, archives…) are
+    /// returned as they are.
     ///
     /// - Parameters:
     ///   - body: The body's bytes.
@@ -18,6 +19,9 @@ extension Redaction {
     /// - Returns: The body with the secret values replaced.
     public static func redactingBody(_ body: Data, contentType: String?) -> Data {
         let essence = contentType.map { MediaType.essence(of: $0) } ?? ""
+        // `application/octet-stream` says nothing of what the bytes are (`--data-binary`): read
+        // like a body without a type.
+        let contentType = essence == "application/octet-stream" ? nil : contentType
         if essence == "application/x-www-form-urlencoded" || (contentType == nil && looksLikeForm(body)) {
             // On bytes: a form with a byte that is not UTF-8 is redacted all the same.
             return redactingItems(in: [UInt8](body), as: .form).map { Data($0) } ?? body
