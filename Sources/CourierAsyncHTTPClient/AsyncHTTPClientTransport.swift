@@ -166,8 +166,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         do {
             let response = try await execute(request, deadline: deadline)
             try await head(Self.head(of: response))
-            for try await buffer in response.body {
-                try await body(Self.data(buffer))
+            // The body too ends at the deadline (none for downloads, whose requests have no timeout).
+            try await Self.beforeDeadline(deadline) {
+                for try await buffer in response.body {
+                    try await body(Self.data(buffer))
+                }
             }
         } catch {
             throw Self.requestError(for: error, request: request)

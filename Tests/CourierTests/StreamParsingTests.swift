@@ -76,6 +76,34 @@ struct StreamParsingTests {
         #expect(EventStreamOptions().minReconnectDelay == .milliseconds(100))
     }
 
+    /// A server that ends each connection cleanly after one event does not end the stream as a
+    /// 204 would: after `maxAttempts` such connections it fails, saying so (issue 28). A jitter
+    /// set past its range after the options were made is clamped where it is used.
+    @Test func cleanlyEndedShortConnectionsEndTheStreamWithAFailure() async throws {
+        let transport = PiecesTransport(
+            pieces: [Data("data: x\n\n".utf8)],
+            contentType: "text/event-stream",
+            repeating: true
+        )
+        let client = HTTPClient(transport: transport)
+        var options = EventStreamOptions(
+            initialReconnectDelay: .milliseconds(1),
+            minReconnectDelay: .zero,
+            maxAttempts: 3
+        )
+        options.jitter = .infinity
+        var received = 0
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in client.events(Endpoint<Data>(host: "example.com", path: "/events"), options: options) {
+                received += 1
+            }
+        }
+        #expect(received == 3)
+        #expect(error?.transportFailure?.kind == .connectionLost)
+        #expect(error?.transportFailure?.detail == "the server ended 3 connections in a row early")
+        #expect(error?.transportFailure?.request.url == "https://example.com/events")
+    }
+
     @Test func cancellingABodyReadHalfwayIsNotAnEnd() async throws {
         let response = try await body([Data("first".utf8), Data("second".utf8)])
         var iterator = response.makeAsyncIterator()
@@ -238,11 +266,14 @@ struct StreamParsingTests {
 private final class PiecesTransport: HTTPTransport {
     let pieces: [Data]
     let contentType: String
+    /// Whether every request gets the pieces (a server that ends each connection cleanly).
+    let repeating: Bool
     private let requests = Atomic<Int>(0)
 
-    init(pieces: [Data], contentType: String) {
+    init(pieces: [Data], contentType: String, repeating: Bool = false) {
         self.pieces = pieces
         self.contentType = contentType
+        self.repeating = repeating
     }
 
     func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
@@ -254,7 +285,7 @@ private final class PiecesTransport: HTTPTransport {
         head: @escaping @Sendable (HTTPResponse) async throws(RequestError) -> Void,
         body: @escaping @Sendable (Data) async throws(RequestError) -> Void
     ) async throws(RequestError) {
-        guard requests.add(1, ordering: .relaxed).oldValue == 0 else {
+        guard requests.add(1, ordering: .relaxed).oldValue == 0 || repeating else {
             return try await head(HTTPResponse(status: .noContent))
         }
         try await head(HTTPResponse(status: .ok, headerFields: [.contentType: contentType]))

@@ -115,7 +115,10 @@ public struct HTTPClient: Sendable {
         let inner = pipeline
         return { request async throws(RequestError) -> RawResponse in
             var request = request
-            if request.deadline == nil, let timeout = request.timeout { request.deadline = .now + timeout }
+            if request.deadline == nil, let timeout = request.timeout {
+                // Within a century, so that no timeout can overflow the clock's arithmetic.
+                request.deadline = .now + Swift.min(Swift.max(timeout, .zero), .seconds(3_155_760_000))
+            }
             return try await inner(request)
         }
     }

@@ -73,7 +73,7 @@ public struct Retry: Middleware {
                 lastOutcome = .failure(error)
             }
             // No attempt after the request's time is up: the deadline covers every attempt.
-            if let deadline = request.deadline, ContinuousClock.now + delay >= deadline {
+            if let deadline = request.deadline, delay >= deadline - .now {
                 return try lastOutcome.get()
             }
             do {

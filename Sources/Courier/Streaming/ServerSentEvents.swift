@@ -42,6 +42,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         private var shortConnections = 0
         /// How long the current connection has been open, once it is.
         private var connectionAge: (@Sendable () -> Duration)?
+        /// The last connection's request, for the failure that ends the stream.
+        private var lastRequest: RequestSummary?
         private var finished = false
 
         init(sequence: ServerSentEvents) {
@@ -104,6 +106,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 do {
                     let response = try await sequence.connect(parser.lastEventID)
                     connectionAge = Self.stopwatch()
+                    lastRequest = response.body.request
                     if response.status == 204 {
                         response.body.cancel()
                         finished = true
@@ -138,7 +141,14 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
             guard shortConnections < options.maxAttempts else {
                 finished = true
                 if let cause { throw cause }
-                return
+                // The server closed each one cleanly: not an end it asked for (that is a 204).
+                throw .transport(
+                    TransportFailure(
+                        .connectionLost,
+                        request: lastRequest ?? RequestSummary(method: "GET", url: ""),
+                        detail: "the server ended \(shortConnections) connections in a row early"
+                    )
+                )
             }
             let retry = parser.retryMilliseconds.map { Duration.milliseconds($0) } ?? options.initialReconnectDelay
             var delay = Self.delay(
@@ -146,9 +156,11 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 fruitless: shortConnections,
                 maximum: options.maxReconnectDelay
             )
-            if shortConnections > 1, options.jitter > 0 {
+            // Clamped here too: the option is a `var`, set after the initializer's clamp.
+            let jitter = options.jitter.isFinite ? Swift.min(Swift.max(0, options.jitter), 1) : 0
+            if shortConnections > 1, jitter > 0 {
                 // More at random, never less: the server's retry and the doubling stay the floor.
-                let extra = delay * Double.random(in: 0...options.jitter)
+                let extra = delay * Double.random(in: 0...jitter)
                 delay = Swift.min(delay + extra, options.maxReconnectDelay)
             }
             sequence.onReconnect(

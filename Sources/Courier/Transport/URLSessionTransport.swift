@@ -157,16 +157,22 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         request: PreparedRequest,
         receiver: Receiver
     ) {
-        var exchange = Exchange(request: request, receiver: receiver)
+        exchanges.withLock { $0[task.taskIdentifier] = Exchange(request: request, receiver: receiver) }
         if let timeout = request.timeLeft.map({ min($0, .seconds(URLSessionTransport.longestTimeout)) }) {
             let failure = RequestError.transport(.timedOut(request))
             // URLSession's own timeout is an idle timeout; this one bounds the whole exchange.
-            exchange.timer = Task { [weak self] in
+            // Started once the exchange is stored: a timer that fires at once finds it.
+            let timer = Task { [weak self] in
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 self?.stop(task, because: failure)
             }
+            let stored = exchanges.withLock { exchanges in
+                guard exchanges[task.taskIdentifier] != nil else { return false }
+                exchanges[task.taskIdentifier]?.timer = timer
+                return true
+            }
+            if !stored { timer.cancel() }
         }
-        exchanges.withLock { $0[task.taskIdentifier] = exchange }
         task.resume()
     }
 
