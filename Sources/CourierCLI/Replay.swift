@@ -101,7 +101,7 @@ struct Replay: AsyncParsableCommand {
         }
         // A page of another site may send requests here, but it gets nothing to read: no
         // recorded Access-Control-* field is sent, and a request it makes is refused.
-        if let origin = request.headers[.origin], origin != "http://\(authority)" {
+        if let origin = request.headers[.origin], !Self.isOwn(origin: origin, host: parsed) {
             return Self.text("courier replay answers no other site's pages (Origin: \(origin))", status: .forbidden)
         }
         if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" {
@@ -132,6 +132,13 @@ struct Replay: AsyncParsableCommand {
             headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: recorded.body?.data ?? Data()))
         )
+    }
+
+    /// Whether `origin` (`http://host[:port]`) is this server's as the request names it, the
+    /// port 80 written or not.
+    private static func isOwn(origin: String, host: HTTPAuthority) -> Bool {
+        guard origin.hasPrefix("http://"), let named = HTTPAuthority(parsing: origin.dropFirst(7)) else { return false }
+        return named.host == host.host && (named.port ?? 80) == (host.port ?? 80)
     }
 
     /// A plain-text answer of one line.

@@ -71,5 +71,10 @@ struct ReplayGuardTests {
             fields: [.origin: "http://127.0.0.1:9000", .secFetchSite: "same-origin"]
         )
         #expect(own.status == .ok)
+        // Port 80 written in one and not the other is the same origin.
+        let defaultPort = try await Self.answer(host: "127.0.0.1:80", fields: [.origin: "http://127.0.0.1"])
+        #expect(defaultPort.status == .ok)
+        let otherPort = try await Self.answer(host: "127.0.0.1:9000", fields: [.origin: "http://127.0.0.1:9001"])
+        #expect(otherPort.status == .forbidden)
     }
 }

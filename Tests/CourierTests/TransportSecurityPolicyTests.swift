@@ -179,6 +179,11 @@ struct TransportSecurityPolicyTests {
         ("example.com", "other.example", false),
         ("example.com", "8.8.8.8", false), ("10.0.0.1", "127.0.0.1", true), ("10.0.0.1", "10.0.0.2", false),
         ("127.0.0.1", "10.0.0.1", false), ("127.0.0.1", "localhost", false), ("192.168.1.1", "example.com", false),
+        ("example.com", "::127.0.0.1", true), ("example.com", "64:ff9b::7f00:1", true),
+        ("example.com", "64:ff9b::a00:1", true),
+        ("example.com", "64:ff9b:1::1", true), ("example.com", "2002:7f00:1::", true),
+        ("example.com", "2002:c0a8:101::", true),
+        ("example.com", "64:ff9b::808:808", false), ("example.com", "2002:808:808::", false),
     ])
     func redirectsTowardThisMachineAreRefused(from: String, to: String, refused: Bool) throws {
         func request(_ host: String) -> PreparedRequest {

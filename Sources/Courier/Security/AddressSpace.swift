@@ -16,7 +16,9 @@ enum AddressSpace: Int, Comparable, Sendable {
     /// This machine: loopback (`127.0.0.0/8`, `::1`), `0.0.0.0`, `::`, `localhost`.
     case local = 0
     /// The local network: `10/8`, `172.16/12`, `192.168/16`, link-local `169.254/16`,
-    /// shared `100.64/10`, IPv6 unique-local `fc00::/7` and link-local `fe80::/10`.
+    /// shared `100.64/10`, IPv6 unique-local `fc00::/7`, link-local `fe80::/10` and local-use
+    /// NAT64 `64:ff9b:1::/48`. (IPv4 addresses inside IPv6 ones — mapped, compatible, NAT64's
+    /// `64:ff9b::/96`, 6to4's `2002::/16` — count as the address they carry.)
     case `private` = 1
     /// Everything else.
     case `public` = 2
@@ -60,15 +62,26 @@ enum AddressSpace: Int, Comparable, Sendable {
     }
 
     private init(ipv6 bytes: [UInt8]) {
-        let zeros = bytes.prefix(15).allSatisfy { $0 == 0 }
-        if zeros, bytes[15] <= 1 {
+        func ipv4(at start: Int) -> UInt32 {
+            bytes[start..<(start + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+        let nat64 = [0x00, 0x64, 0xFF, 0x9B] as [UInt8]
+        if bytes.prefix(15).allSatisfy({ $0 == 0 }), bytes[15] <= 1 {
             self = .local  // `::` and `::1`
-        } else if bytes.prefix(10).allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
-            // An IPv4 address mapped into IPv6 (`::ffff:127.0.0.1`) is that address.
-            let ipv4 = bytes[12...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            self = Self(ipv4: ipv4)
-        } else if bytes[0] & 0xFE == 0xFC || (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80) {
-            self = .private
+        } else if bytes.prefix(10).allSatisfy({ $0 == 0 }),
+            (bytes[10] == 0xFF && bytes[11] == 0xFF) || (bytes[10] == 0 && bytes[11] == 0)
+        {
+            // An IPv4 address mapped into IPv6 (`::ffff:127.0.0.1`), or in the older compatible
+            // form (`::127.0.0.1`), is that address.
+            self = Self(ipv4: ipv4(at: 12))
+        } else if bytes.prefix(4).elementsEqual(nat64), bytes[4..<12].allSatisfy({ $0 == 0 }) {
+            self = Self(ipv4: ipv4(at: 12))  // NAT64's well-known prefix, 64:ff9b::/96, reaches that address
+        } else if bytes[0] == 0x20, bytes[1] == 0x02 {
+            self = Self(ipv4: ipv4(at: 2))  // 6to4, 2002::/16, embeds the IPv4 address it reaches
+        } else if (bytes.prefix(4).elementsEqual(nat64) && bytes[4] == 0 && bytes[5] == 1)
+            || bytes[0] & 0xFE == 0xFC || (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80)
+        {
+            self = .private  // local-use NAT64 (64:ff9b:1::/48), unique-local, link-local
         } else {
             self = .public
         }

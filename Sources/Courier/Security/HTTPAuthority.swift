@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A host and an optional port, read from an authority (`host[:port]`, an IPv6 address in
 /// brackets) by one strict rule: the rule by which the client judges where a request goes, and
 /// by which Courier's servers judge a request's `Host` field.
@@ -70,7 +76,10 @@ public struct HTTPAuthority: Sendable, Hashable, CustomStringConvertible {
                 return .failure(Problem(reason: "an IPv6 address must end with ']'"))
             }
             authority = authority.dropFirst().dropLast()
-            guard authority.contains(":"), !authority.contains("["), !authority.contains("]") else {
+            var address = in6_addr()
+            guard authority.contains(":"), !authority.contains("["), !authority.contains("]"),
+                inet_pton(AF_INET6, String(authority), &address) == 1
+            else {
                 return .failure(Problem(reason: "'[\(authority)]' is not an IPv6 address"))
             }
         } else if authority.contains(":") {

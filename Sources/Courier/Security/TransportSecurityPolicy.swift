@@ -157,7 +157,8 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
         return host.withUTF8 { isLoopback(host: $0[...]) }
     }
 
-    /// `localhost` (any case), `::1` or 127.0.0.0/8 in dotted decimal.
+    /// `localhost` (any case), `::1` or 127.0.0.0/8 in dotted decimal, every octet without a
+    /// leading zero (`127.0.0.08` is sent to DNS, `127.0.0.010` is octal to some parsers).
     private static func isLoopback(host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
         if host.lazy.map(lowercased).elementsEqual("localhost".utf8) { return true }
@@ -174,6 +175,8 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
                 value = 0
                 digits = 0
             } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 3 {
+                // `08` is no octet a resolver reads (it is octal, or a name for DNS): only `0` starts with 0.
+                if digits == 1, value == 0 { return false }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
                 digits += 1
             } else {
