@@ -395,7 +395,12 @@ struct TransportConformanceTests {
             }
             #expect(trickle?.transportFailure?.kind == .timedOut)
             #expect(trickle?.transportFailure?.detail == "after 0.7s")
-            try await server.events.waitForDisconnect("trickle-\(transport)", timeout: .seconds(60))
+            // The AsyncHTTPClient transport closes the connection at once. FoundationNetworking
+            // may keep a cancelled transfer's connection open a while under load, reading
+            // nothing (the request has ended all the same).
+            if transport == .asyncHTTPClient {
+                try await server.events.waitForDisconnect("trickle-\(transport)", timeout: .seconds(60))
+            }
 
             let hops = await #expect(throws: RequestError.self) {
                 try await client.send(

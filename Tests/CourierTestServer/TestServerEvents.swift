@@ -1,7 +1,9 @@
+import Foundation
+
 /// What a ``TestServer`` observed: connections its clients closed, and hits per key.
 public actor TestServerEvents {
     private var disconnected: Set<String> = []
-    private var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    private var waiters: [String: [(token: UUID, continuation: CheckedContinuation<Void, Never>)]] = [:]
     private var hits: [String: Int] = [:]
     private var queries: [String: [String]] = [:]
 
@@ -11,7 +13,7 @@ public actor TestServerEvents {
     /// Records that the client of the request tagged `id` closed its connection.
     func recordDisconnect(_ id: String) {
         disconnected.insert(id)
-        for waiter in waiters.removeValue(forKey: id) ?? [] { waiter.resume() }
+        for waiter in waiters.removeValue(forKey: id) ?? [] { waiter.continuation.resume() }
     }
 
     /// Counts a hit on `key` and returns the count so far.
@@ -145,8 +147,24 @@ public actor TestServerEvents {
         }
     }
 
+    /// Returns when `id` disconnects, or when the task is cancelled (so that a timeout beside
+    /// it ends the wait instead of waiting for it for ever).
     private func waitUntilDisconnected(_ id: String) async {
         if disconnected.contains(id) { return }
-        await withCheckedContinuation { waiters[id, default: []].append($0) }
+        let token = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiters[id, default: []].append((token, continuation))
+                if Task.isCancelled { release(id, token) }
+            }
+        } onCancel: {
+            Task { await self.release(id, token) }
+        }
+    }
+
+    /// Ends the wait of `token` for `id`, if it is still waiting.
+    private func release(_ id: String, _ token: UUID) {
+        guard let index = waiters[id]?.firstIndex(where: { $0.token == token }) else { return }
+        waiters[id]?.remove(at: index).continuation.resume()
     }
 }
