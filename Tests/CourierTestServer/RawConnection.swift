@@ -39,7 +39,7 @@ public final class RawConnection: Sendable {
     }
 
     /// What arrives within `timeout` seconds — or until what arrived contains `marker` — and
-    /// whether the other side closed the connection in that time.
+    /// whether the other side closed (or reset) the connection in that time.
     public func read(for timeout: Int, until marker: String? = nil) async -> (text: String, closed: Bool) {
         await withCheckedContinuation { continuation in
             Thread { [descriptor] in
@@ -58,7 +58,9 @@ public final class RawConnection: Sendable {
                         continue
                     }
                     if count < 0, errno == EINTR { continue }
-                    continuation.resume(returning: (String(decoding: received, as: UTF8.self), count == 0))
+                    // A reset is the other side closing too (it had unread bytes, or it exited).
+                    let closed = count == 0 || errno == ECONNRESET
+                    continuation.resume(returning: (String(decoding: received, as: UTF8.self), closed))
                     return
                 }
             }.start()
