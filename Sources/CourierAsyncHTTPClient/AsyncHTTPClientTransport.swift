@@ -7,6 +7,7 @@ import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// The AsyncHTTPClient transport: pooled HTTP/1.1 and HTTP/2 connections on SwiftNIO, the
 /// default on Linux.
@@ -166,7 +167,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         do {
             let response = try await execute(request, deadline: deadline)
             try await head(Self.head(of: response))
-            // The body too ends at the deadline (none for downloads, whose requests have no timeout).
+            // The body too ends at the deadline (none for downloads, whose requests have no
+            // timeout), unless the receiver holds it: then the exchange waits for the receiver.
             try await beforeDeadline(deadline) {
                 for try await buffer in response.body {
                     try await body(Self.data(buffer))
@@ -207,7 +209,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ) async throws -> Value {
         guard deadline != .distantFuture else { return try await operation() }
         let work = Task { try await operation() }
-        let timer = client.eventLoopGroup.any().scheduleTask(deadline: deadline) { work.cancel() }
+        let expired = Expiry()
+        let timer = client.eventLoopGroup.any().scheduleTask(deadline: deadline) {
+            expired.set()
+            work.cancel()
+        }
         defer { timer.cancel() }
         do {
             return try await withTaskCancellationHandler {
@@ -215,11 +221,22 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             } onCancel: {
                 work.cancel()
             }
+        } catch let error as RequestError {
+            throw error  // the receiver's own failure, as it threw it
         } catch {
-            // Cancelled by the timer, not by the caller: the deadline came first.
-            if !Task.isCancelled, NIODeadline.now() >= deadline { throw HTTPClientError.deadlineExceeded }
+            // A cancellation the timer caused, not the caller: the deadline came first. Any
+            // other failure is the exchange's own, whenever it came.
+            let cancellation = error is CancellationError || (error as? HTTPClientError) == .cancelled
+            if cancellation, expired.isSet, !Task.isCancelled { throw HTTPClientError.deadlineExceeded }
             throw error
         }
+    }
+
+    /// Whether a deadline's timer has fired; set on an event loop, read by the request's task.
+    private final class Expiry: Sendable {
+        private let fired = Mutex(false)
+        var isSet: Bool { fired.withLock { $0 } }
+        func set() { fired.withLock { $0 = true } }
     }
 
     /// Whether `error` says the connection closed (or was reset) under the request, as opposed

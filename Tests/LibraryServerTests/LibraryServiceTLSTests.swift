@@ -226,7 +226,8 @@ struct LibraryServiceTLSTests {
                     == true
             )
         }
-        for mode in [0o600, 0o640, 0o400] {
+        // 0640 is accepted for a key root owns, which the tests' keys are when they run as root.
+        for mode in geteuid() == 0 ? [0o600, 0o640, 0o400] : [0o600, 0o400] {
             try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: files.keyFile)
             #expect(throws: Never.self, "mode \(String(mode, radix: 8))") {
                 try ServerCertificate(certificateFile: files.certificateFile, privateKeyFile: files.keyFile)
