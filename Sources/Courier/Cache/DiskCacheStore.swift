@@ -88,8 +88,9 @@ actor DiskCacheStore {
         // that holds nothing but a cache is tightened; any other (the working directory, a home
         // directory) is left as it is and refused.
         guard status.st_mode & (S_IRWXG | S_IRWXO) != 0 else { return }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        guard names.allSatisfy(isCacheFile) else {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path),
+            names.allSatisfy(isCacheFile)
+        else {
             throw CacheStorageError(
                 directory: directory.path,
                 reason:
