@@ -24,7 +24,8 @@ import Synchronization
 /// ```
 ///
 /// It never follows redirects itself (`HTTPClient` does, checking the security
-/// policy on every hop), reads at most `PreparedRequest.maxResponseSize` bytes, ends
+/// policy on every hop), undoes gzip and deflate content codings as the body arrives (see
+/// `ContentCoding`), reads at most `PreparedRequest.maxResponseSize` bytes (decoded), ends
 /// at the request's timeout, and closes the connection when the calling task is cancelled.
 /// A request that `PreparedRequest.isRepeatable` is sent once more when its connection closed
 /// before any of the response arrived: a pooled connection that the server closed while idle
@@ -147,9 +148,21 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
                 throw RequestError.bodyTooLarge(request.summary, limit: limit)
             }
+            let head = Self.head(of: response)
+            let codings = ContentCoding.codingsToUndo(in: head, method: request.head.method)
             // The head came within the deadline; the body must too, however slowly it trickles.
-            let bytes = try await beforeDeadline(deadline) { try await response.body.collect(upTo: limit) }
-            return RawResponse(head: Self.head(of: response), body: Data(bytes.readableBytesView), url: url)
+            guard !codings.isEmpty else {
+                let bytes = try await beforeDeadline(deadline) { try await response.body.collect(upTo: limit) }
+                return RawResponse(head: head, body: Data(bytes.readableBytesView), url: url)
+            }
+            let body = try await beforeDeadline(deadline) {
+                var body = Data()
+                try await Self.decode(response.body, codings, limit: limit, request: request.summary) { window in
+                    body.append(contentsOf: window.readableBytesView)
+                }
+                return body
+            }
+            return RawResponse(head: ContentCoding.decodedHead(head), body: body, url: url)
         } catch {
             throw Self.requestError(for: error, request: request)
         }
@@ -166,12 +179,20 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let deadline = request.timeLeft.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
         do {
             let response = try await execute(request, deadline: deadline)
-            try await head(Self.head(of: response))
+            let responseHead = Self.head(of: response)
+            let codings = ContentCoding.codingsToUndo(in: responseHead, method: request.head.method)
+            try await head(codings.isEmpty ? responseHead : ContentCoding.decodedHead(responseHead))
             // The body too ends at the deadline (none for downloads, whose requests have no
             // timeout), unless the receiver holds it: then the exchange waits for the receiver.
             try await beforeDeadline(deadline) {
-                for try await buffer in response.body {
-                    try await body(Self.data(buffer))
+                guard !codings.isEmpty else {
+                    for try await buffer in response.body {
+                        try await body(Self.data(buffer))
+                    }
+                    return
+                }
+                try await Self.decode(response.body, codings, limit: .max, request: request.summary) { window in
+                    try await body(Self.data(window))
                 }
             }
         } catch {
@@ -229,6 +250,31 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             let cancellation = error is CancellationError || (error as? HTTPClientError) == .cancelled
             if cancellation, expired.isSet, !Task.isCancelled { throw HTTPClientError.deadlineExceeded }
             throw error
+        }
+    }
+
+    /// Reads `body`, undoing `codings`, and hands each decoded window to `receive` as it is
+    /// made: at most `limit` bytes (and the same number of coded bytes), in flat memory.
+    private static func decode(
+        _ body: HTTPClientResponse.Body,
+        _ codings: [ContentCoding],
+        limit: Int,
+        request: RequestSummary,
+        into receive: (ByteBuffer) async throws -> Void
+    ) async throws {
+        let decoder = ContentDecoder(codings: codings, limit: limit)
+        var received = 0
+        do {
+            for try await piece in body {
+                received += piece.readableBytes
+                guard received <= limit else { throw ContentDecoder.Failure.tooLarge }
+                decoder.push(piece)
+                while let window = try decoder.next() { try await receive(window) }
+            }
+            try decoder.finish()
+        } catch let failure as ContentDecoder.Failure {
+            guard failure != .tooLarge else { throw RequestError.bodyTooLarge(request, limit: limit) }
+            throw RequestError.transport(TransportFailure(.undecodableBody, request: request, detail: failure.detail))
         }
     }
 

@@ -155,7 +155,7 @@ struct GetCommandTests {
             #expect(
                 curl.stdout
                     == "curl 'http://127.0.0.1:\(server.port)/echo?api_key=REDACTED&token=REDACTED&q=dune' -H 'User-Agent: Courier/1.0' "
-                    + "-H 'Authorization: REDACTED' -H 'Cookie: REDACTED'\n"
+                    + "-H 'Authorization: REDACTED' -H 'Cookie: REDACTED' --compressed\n"
             )
             // A JSON body's secrets and a URL encoded in a query value (issue 28).
             let body = try await Courier.run(

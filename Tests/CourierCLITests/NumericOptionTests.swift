@@ -95,7 +95,7 @@ struct NumericOptionTests {
             "4294967296"
         )
         #expect(edges.status == 0)
-        #expect(edges.stdout == "curl 'http://127.0.0.1:9/' -H 'User-Agent: Courier/1.0'\n")
+        #expect(edges.stdout == "curl 'http://127.0.0.1:9/' -H 'User-Agent: Courier/1.0' --compressed\n")
         #expect(try await Courier.run("get", url, "--curl", "--timeout", "0.001", "--retries", "0").status == 0)
     }
 

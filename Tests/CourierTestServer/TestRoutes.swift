@@ -133,6 +133,7 @@ enum TestRoutes {
             )
         }
         StoreRoutes.add(to: router, events: events)
+        CodingRoutes.add(to: router)
         TMDBRoutes.add(to: router, events: events)
         StreamRoutes.add(to: router, events: events)
         return router

@@ -197,12 +197,14 @@ struct MiddlewareTests {
         #expect(
             request.curlCommand()
                 == "curl -X POST 'https://api.test/login?token=REDACTED' -H 'User-Agent: Courier/1.0' -H 'Authorization: REDACTED' "
-                + "-H 'X-Note: it'\\''s' -H 'Content-Type: application/x-www-form-urlencoded' --data-binary 'user=ada&password=REDACTED'"
+                + "-H 'X-Note: it'\\''s' -H 'Content-Type: application/x-www-form-urlencoded' --compressed "
+                + "--data-binary 'user=ada&password=REDACTED'"
         )
         #expect(
             request.curlCommand(redactingSecrets: false)
                 == "curl -X POST 'https://api.test/login?token=T' -H 'User-Agent: Courier/1.0' -H 'Authorization: Bearer B' "
-                + "-H 'X-Note: it'\\''s' -H 'Content-Type: application/x-www-form-urlencoded' --data-binary 'user=ada&password=it%27s+secret'"
+                + "-H 'X-Note: it'\\''s' -H 'Content-Type: application/x-www-form-urlencoded' --compressed "
+                + "--data-binary 'user=ada&password=it%27s+secret'"
         )
     }
 

@@ -53,6 +53,17 @@ enum CourierSamples {
     /// Uses a value a sample leaves for the code after it.
     static func keep<Value>(_ value: Value) {}
 
+    // MARK: - ContentCoding
+
+    static func chooseContentCodings(url: URL) {
+        var configuration = HTTPClient.Configuration()
+        // Uncompressed bodies only: Accept-Encoding: identity.
+        configuration.acceptedEncodings = []
+        // One endpoint's own choice wins over the client's.
+        let endpoint = Endpoint<Data>(url: url).setting(.acceptEncoding, to: "gzip")
+        keep((configuration, endpoint))
+    }
+
     // MARK: - Courier.docc/DefiningAnAPI.md
 
     // swift-format-ignore

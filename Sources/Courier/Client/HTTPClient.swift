@@ -34,12 +34,19 @@ public struct HTTPClient: Sendable {
         public var securityPolicy: TransportSecurityPolicy
         /// The total time one request may take, redirects included; `nil` for none.
         public var timeout: Duration?
-        /// The largest response body accepted, in bytes.
+        /// The largest response body accepted, in bytes: the decoded body, however few bytes
+        /// arrived compressed.
         public var maxResponseSize: Int
         /// How many redirects to follow; 0 returns 3xx responses as they are.
         public var maxRedirects: Int
         /// Middleware, outermost first: the first sees the request first and the response last.
         public var middleware: [any Middleware]
+        /// The content codings asked for in `Accept-Encoding`, which every transport undoes as
+        /// the body arrives; `gzip` and `deflate` by default, `[]` for uncompressed bodies only
+        /// (`identity`). An endpoint's own `Accept-Encoding` wins; a request for a range always
+        /// asks for `identity`, so that its byte offsets count the uncompressed bytes.
+        /// ``maxResponseSize`` limits the decoded body. See ``ContentCoding``.
+        public var acceptedEncodings: [ContentCoding]
 
         /// Creates a configuration; the defaults suit talking to public JSON APIs.
         public init(
@@ -50,7 +57,8 @@ public struct HTTPClient: Sendable {
             timeout: Duration? = .seconds(60),
             maxResponseSize: Int = 16 << 20,
             maxRedirects: Int = 10,
-            middleware: [any Middleware] = []
+            middleware: [any Middleware] = [],
+            acceptedEncodings: [ContentCoding] = [.gzip, .deflate]
         ) {
             self.baseURL = baseURL
             self.decoder = decoder
@@ -60,6 +68,7 @@ public struct HTTPClient: Sendable {
             self.maxResponseSize = maxResponseSize
             self.maxRedirects = maxRedirects
             self.middleware = middleware
+            self.acceptedEncodings = acceptedEncodings
         }
     }
 
@@ -182,6 +191,9 @@ public struct HTTPClient: Sendable {
             fields[field.name] = nil
         }
         fields.append(contentsOf: endpoint.headers)
+        if fields[.acceptEncoding] == nil {
+            fields[.acceptEncoding] = ContentCoding.acceptEncoding(configuration.acceptedEncodings)
+        }
         var request = PreparedRequest(
             head: HTTPRequest(
                 method: endpoint.method,

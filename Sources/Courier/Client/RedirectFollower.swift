@@ -17,7 +17,7 @@ struct RedirectFollower: Sendable {
             // Each hop gets what is left of the request's time (PreparedRequest.timeLeft), not a
             // timeout of its own.
             if let deadline = current.deadline, deadline <= .now { throw .transport(.timedOut(current)) }
-            let response = try await transport.send(current)
+            let response = try await transport.send(ContentCoding.forRanges(current))
             guard maxRedirects > 0, let next = try Self.redirect(from: current, after: response) else {
                 return response
             }

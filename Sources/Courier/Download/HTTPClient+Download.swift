@@ -21,7 +21,8 @@ extension HTTPClient {
     /// cache holds the bytes asked for in a response it may use without asking the origin
     /// (fresh, the same representation), they are written from it — the rest of a resumed
     /// download included — and nothing is sent. The client's timeout and response size limit do
-    /// not apply; the transport's connection timeouts do.
+    /// not apply; the transport's connection timeouts do. The body is asked for uncompressed
+    /// (`Accept-Encoding: identity`) unless the endpoint asks otherwise.
     ///
     /// With `replacingExisting` off, a `destination` that exists already (a file, a directory,
     /// a symbolic link) is never replaced: the download fails before anything is sent, and the
@@ -47,6 +48,8 @@ extension HTTPClient {
         var request = try prepare(endpoint)
         request.timeout = nil
         request.maxResponseSize = .max
+        // The file's own bytes, which a resumed download's offsets count.
+        if endpoint.headers[.acceptEncoding] == nil { request.head.headerFields[.acceptEncoding] = "identity" }
         let resumable = partial.resumable(for: request.url)
         if let resumable {
             request.head.headerFields[.range] = "bytes=\(resumable.offset)-"

@@ -91,6 +91,7 @@ extension RequestError: CustomStringConvertible {
     public var category: Category {
         switch self {
         case .invalidURL, .invalidBody, .fileSystem: .invalidRequest
+        case .transport(let failure) where failure.kind == .undecodableBody: .invalidResponse
         case .insecureConnection, .transport: .network
         case .unauthorized, .clientError: .clientError
         case .serverError: .serverError
@@ -133,6 +134,10 @@ extension RequestError: CustomStringConvertible {
             return "\(request) timed out\(detail); try again, or raise the timeout."
         case .tooManyRedirects:
             return "\(request) redirected too many times\(detail); check the URL for a redirect loop."
+        case .undecodableBody:
+            return "The compressed body of \(request) could not be decompressed\(detail): the server sent it "
+                + "corrupt or cut short. Ask for it uncompressed (Accept-Encoding: identity, or "
+                + "HTTPClient.Configuration.acceptedEncodings = []) or report it to the service."
         case .other:
             return "\(request) failed\(detail); check your network and try again."
         }

@@ -166,6 +166,9 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         case timedOut
         /// More redirects than the client's limit.
         case tooManyRedirects
+        /// The body's content coding (gzip, deflate) could not be undone: the compressed data
+        /// was corrupt, cut short, or followed by stray bytes.
+        case undecodableBody
         /// Anything else the transport reported.
         case other
     }

@@ -21,11 +21,22 @@ extension PreparedRequest {
         default: parts += ["-X", head.method.rawValue]
         }
         parts.append(Self.quoted(redactingSecrets ? Redaction.redactingURL(url) : url))
-        for field in head.headerFields {
+        var fields = head.headerFields
+        // curl asks for compressed bodies, and decompresses them, with --compressed; without it
+        // it asks for none: `identity`.
+        var compressed = false
+        if let codings = fields[.acceptEncoding].flatMap(ContentCoding.list),
+            codings.allSatisfy({ $0 == .identity || $0.isDecodable })
+        {
+            fields[.acceptEncoding] = nil
+            compressed = codings.contains(where: \.isDecodable)
+        }
+        for field in fields {
             parts += [
                 "-H", Self.quoted("\(field.name): \(Redaction.displayedValue(of: field, redacting: redactingSecrets))"),
             ]
         }
+        if compressed { parts.append("--compressed") }
         if var body, !body.isEmpty {
             if redactingSecrets { body = Redaction.redactingBody(body, contentType: head.headerFields[.contentType]) }
             if let text = String(data: body, encoding: .utf8) {

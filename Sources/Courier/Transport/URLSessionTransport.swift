@@ -208,16 +208,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let (tooLarge, stream) = exchanges.withLock { exchanges -> (RequestError?, URLSessionStream?) in
-            guard var exchange = exchanges[dataTask.taskIdentifier] else { return (nil, nil) }
+        let (tooLarge, stream, request) = exchanges.withLock {
+            exchanges -> (RequestError?, URLSessionStream?, PreparedRequest?) in
+            guard var exchange = exchanges[dataTask.taskIdentifier] else { return (nil, nil, nil) }
             exchange.response = response as? HTTPURLResponse
             exchanges[dataTask.taskIdentifier] = exchange
-            if case .streamed(let stream) = exchange.receiver { return (nil, stream) }
+            if case .streamed(let stream) = exchange.receiver { return (nil, stream, exchange.request) }
             let limit = exchange.request.maxResponseSize
             let tooLarge = response.expectedContentLength > limit
-            return (tooLarge ? .bodyTooLarge(exchange.request.summary, limit: limit) : nil, nil)
+            return (tooLarge ? .bodyTooLarge(exchange.request.summary, limit: limit) : nil, nil, exchange.request)
         }
-        if let stream, let response = response as? HTTPURLResponse { stream.deliver(.head(Self.head(of: response))) }
+        if let stream, let response = response as? HTTPURLResponse, let request {
+            stream.deliver(.head(Self.head(of: response, for: request)))
+        }
         if let tooLarge {
             stop(dataTask, because: tooLarge)
             completionHandler(.cancel)
@@ -267,11 +270,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             result = .failure(failure)
         } else if let error {
             result = .failure(
-                Self.requestError(for: error, request: exchange.request, afterHead: exchange.response != nil)
+                Self.requestError(for: error, request: exchange.request, response: exchange.response)
             )
         } else if let response = exchange.response {
             result = .success(
-                RawResponse(head: Self.head(of: response), body: exchange.body, url: exchange.request.url)
+                RawResponse(
+                    head: Self.head(of: response, for: exchange.request),
+                    body: exchange.body,
+                    url: exchange.request.url
+                )
             )
         } else {
             let failure = TransportFailure(.other, request: exchange.request.summary, detail: "no HTTP response")
@@ -285,7 +292,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     // MARK: - Conversions
 
-    private static func head(of response: HTTPURLResponse) -> HTTPResponse {
+    /// The head as the body arrives: Foundation has undone the content codings it knows, so
+    /// their `Content-Encoding` and `Content-Length` go, as every transport removes them.
+    private static func head(of response: HTTPURLResponse, for request: PreparedRequest) -> HTTPResponse {
         var fields = HTTPFields()
         for (name, value) in response.allHeaderFields {
             guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else {
@@ -293,16 +302,32 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             }
             fields.append(HTTPField(name: name, value: value))
         }
-        return HTTPResponse(
+        let head = HTTPResponse(
             status: .init(code: response.statusCode, reasonPhrase: ReasonPhrase.standard(for: response.statusCode)),
             headerFields: fields
         )
+        let decoded = ContentCoding.codingsToUndo(in: head, method: request.head.method) {
+            foundationDecodes.contains($0.name)
+        }
+        return decoded.isEmpty ? head : ContentCoding.decodedHead(head)
     }
 
-    /// Maps Foundation's error; `afterHead` tells that the response had begun, so that a failure
+    /// The codings Foundation undoes by itself: libcurl's on Linux, CFNetwork's elsewhere.
+    #if canImport(FoundationNetworking)
+    private static let foundationDecodes: Set<String> = ["gzip", "deflate", "br", "zstd"]
+    #else
+    private static let foundationDecodes: Set<String> = ["gzip", "deflate", "br"]
+    #endif
+
+    /// Maps Foundation's error; a `response` tells that it had begun, so that a failure
     /// Foundation reports vaguely (curl's "transfer closed" is `URLError.unknown` on Linux) is
     /// known to be a connection lost mid-body.
-    private static func requestError(for error: any Error, request: PreparedRequest, afterHead: Bool) -> RequestError {
+    private static func requestError(
+        for error: any Error,
+        request: PreparedRequest,
+        response: HTTPURLResponse?
+    ) -> RequestError {
+        let afterHead = response != nil
         guard let urlError = error as? URLError else {
             return .transport(TransportFailure(.other, request: request.summary, detail: "\(error)", cause: error))
         }
@@ -321,12 +346,28 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             .clientCertificateRequired:
             kind = .tls
         case .unknown where isCurlTLSFailure(urlError): kind = .tls
+        case .cannotDecodeContentData, .cannotDecodeRawData: kind = .undecodableBody
+        case .unknown where isCurlDecodingFailure(urlError, response: response): kind = .undecodableBody
         default: kind = afterHead ? .connectionLost : .other
         }
         return .transport(
             TransportFailure(kind, request: request.summary, detail: urlError.localizedDescription, cause: urlError)
         )
     }
+}
+
+/// Whether `error` is libcurl failing to undo a response's content coding, which
+/// FoundationNetworking on Linux reports only as `URLError.unknown`: "Error while processing
+/// content unencoding: …" for corrupt data, or a failed write for bytes after its end.
+private func isCurlDecodingFailure(_ error: URLError, response: HTTPURLResponse?) -> Bool {
+    #if canImport(FoundationNetworking)
+    let message = error.localizedDescription
+    let coded = response?.value(forHTTPHeaderField: "Content-Encoding").map { !$0.isEmpty } ?? false
+    return message.hasPrefix("Error while processing content unencoding")
+        || (coded && message.hasPrefix("Failed writing received data"))
+    #else
+    return false
+    #endif
 }
 
 /// Whether `error` is a TLS failure that FoundationNetworking on Linux reports only as
