@@ -147,6 +147,26 @@ struct HTTPCacheTests {
         }
     }
 
+    @Test func aCompressedResponseIsStoredDecodedWithItsValidators() async throws {
+        try await Self.withHarness { harness in
+            let path = "/cacheable/gz?cc=max-age%3D600&etag=%22v1%22&age=1200&gzip=1"
+            let first = try await harness.get(path)
+            #expect(harness.text(first) == "gz #1")
+            #expect(first.head.headerFields[.contentEncoding] == nil)
+            // Stale on arrival: revalidated with the entity tag the server gave, and answered
+            // from the stored, decoded body.
+            let second = try await harness.get(path)
+            #expect(second.cacheOutcome == .revalidated)
+            #expect(harness.text(second) == "gz #1")
+            #expect(second.head.headerFields[.eTag] == "\"v1\"")
+            #expect(second.head.headerFields[.vary] == "Accept-Encoding")
+            #expect(await harness.hits("gz:304") == 1)
+            let third = try await harness.get(path)
+            #expect(third.cacheOutcome == .hit)
+            #expect(harness.text(third) == "gz #1")
+        }
+    }
+
     @Test func lastModifiedValidatesWhenThereIsNoTag() async throws {
         try await Self.withHarness { harness in
             let path = "/cacheable/lm?cc=max-age%3D0&lm=3600"

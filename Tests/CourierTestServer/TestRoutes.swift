@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -146,7 +147,7 @@ enum TestRoutes {
     /// `date` (Date, seconds from now; `date_raw` verbatim), `age` (on full responses only, as an origin sends it),
     /// `fail_after` (answer 503 "down" once `<key>` has been hit that many times), `vary`, `status`, `location`, `content_location`,
     /// `bare304` (304s without ETag or Last-Modified, as many servers send them), `weak304` (304s
-    /// with the tag made weak), `set_cookie`,
+    /// with the tag made weak), `set_cookie`, `gzip` (the body in gzip, with `Vary: Accept-Encoding`),
     /// `echo_vary=no` (a body without the `vary` fields' values), `extra` (`Name: value`, one more
     /// field line each time it is given), `change_after` (from that hit on, the entity tag is
     /// `"changed"` and the bytes shift by one), `bytes` (a body of that many
@@ -241,6 +242,13 @@ enum TestRoutes {
             body = "down"
         } else if let size = query.get("bytes", as: Int.self) {
             return bytes(size, shift: shift, request: request, headers: headers)
+        }
+        if query.get("gzip") != nil {
+            // Compressed, as a server that compresses by Accept-Encoding sends it.
+            headers[.contentEncoding] = "gzip"
+            headers[.vary] = "Accept-Encoding"
+            let coded = CodingRoutes.compress(Array(body.utf8), .gzip)
+            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: coded)))
         }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
