@@ -46,6 +46,7 @@ public struct AppServer: Sendable {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.middlewares.add(AppAccessLog(logger: logger))
         router.middlewares.add(AppGuard(token: token, extraHost: host.map { $0.lowercased() }))
+        router.middlewares.add(ResponseCompression())
         files.add(to: router, token: token, notes: services.notes)
         LibraryRoutes(library: services.library).add(to: router)
         StoreRoutes(

@@ -39,6 +39,29 @@ struct AppHTTPTests {
         }
     }
 
+    @Test func servesItsPageCompressedToABrowserThatAsksOnly() async throws {
+        try await AppFixture.withApp { app in
+            let port = app.url.port ?? 0
+            for (path, accept) in [("/", "gzip, deflate, br"), ("/app.js", "gzip"), ("/app.css", "br;q=1, gzip;q=0.8")]
+            {
+                let connection = try RawConnection(port: port)
+                connection.send(
+                    "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept-Encoding: \(accept)\r\n"
+                        + "Connection: close\r\n\r\n"
+                )
+                let head = await connection.read(for: 60, until: "\r\n\r\n").text.lowercased()
+                #expect(head.hasPrefix("http/1.1 200"), "\(path)")
+                #expect(head.contains("\r\ncontent-encoding: gzip\r\n"), "\(path)")
+                #expect(head.contains("\r\nvary: accept-encoding\r\n"), "\(path)")
+            }
+            let connection = try RawConnection(port: port)
+            connection.send("GET /app.js HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+            let plain = await connection.read(for: 60, until: "\r\n\r\n").text.lowercased()
+            #expect(plain.hasPrefix("http/1.1 200"))
+            #expect(!plain.contains("content-encoding"), "never compressed for a client that did not ask")
+        }
+    }
+
     @Test func refusesRequestsFromAnywhereButItsOwnPage() async throws {
         try await Self.withPage { app, page in
             let port = app.url.port ?? 0

@@ -57,6 +57,14 @@ enum LibraryServerSamples {
         keep(app)
     }
 
+    // MARK: - HTTP/ResponseCompression.swift
+
+    static func responseCompression() {
+        let router = Router()
+        router.middlewares.add(ResponseCompression())
+        keep(router)
+    }
+
     // MARK: - Data/LibraryData.swift
 
     static func libraryData() throws {

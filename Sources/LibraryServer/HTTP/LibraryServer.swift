@@ -65,6 +65,7 @@ public struct LibraryServer: Sendable {
         let router = Router(options: .autoGenerateHeadEndpoints)
         if https { router.middlewares.add(StrictTransportSecurity()) }
         router.middlewares.add(AccessLog())
+        router.middlewares.add(ResponseCompression())
         router.middlewares.add(ProblemMiddleware(paths: Set(Self.paths)))
         router.get("/") { [page] request, _ in page.response(to: request) }
         router.get("/locations") { request, context in
