@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses and runs each for SECONDS.
 #
-#   Fuzz/run.sh SECONDS [harness...]     harnesses: gitwire feeds json headers images diskcache events names
+#   Fuzz/run.sh SECONDS [harness...]     harnesses: gitwire feeds json headers images diskcache events names coding
 #
 # Each harness is its module's sources compiled with `swiftc -sanitize=fuzzer,address` together
 # with Fuzz/<Harness>/main.swift (so internal API is reachable and the code under test is
@@ -29,7 +29,7 @@ root=$(pwd)
 seconds=${1:?usage: Fuzz/run.sh SECONDS [harness...]}
 shift
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(gitwire feeds json headers images diskcache events names)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(gitwire feeds json headers images diskcache events names coding)
 timeout=${FUZZ_TIMEOUT:-2}
 conformance=${FUZZ_CONFORMANCE:-/work/shared/conformance}
 out=Fuzz/.build
@@ -91,6 +91,26 @@ build() {
                 diskcache) main=Fuzz/DiskCache/main.swift ;;
                 names) main=Fuzz/Names/main.swift ;;
             esac ;;
+        coding)
+            # ContentDecoder imports Courier for ContentCoding: the module is named Courier so
+            # that the import names itself. compress-nio, zlib and NIOCore come linked, not
+            # instrumented: the harness explores the decoder's own paths.
+            sources=(Sources/CourierAsyncHTTPClient/ContentDecoder.swift Sources/Courier/Transport/ContentCoding.swift)
+            local bin
+            bin=$(debug_build)
+            [ -e "$bin/Modules/CompressNIO.swiftmodule" ] || swift build --target CourierAsyncHTTPClient >&2
+            linked=(-I "$bin/Modules" -lz)
+            for map in "$bin"/{CCompressZlib,CNIOAtomics,CNIOLinux,CNIODarwin,CNIOWASI,CNIOWindows}.build/module.modulemap \
+                .build/checkouts/swift-atomics/Sources/_AtomicsShims/include/module.modulemap; do
+                [ -e "$map" ] && linked+=(-Xcc "-fmodule-map-file=$map")
+            done
+            for product in HTTPTypes CompressNIO CCompressZlib NIOCore _NIODataStructures _NIOBase64 NIOConcurrencyHelpers \
+                Atomics _AtomicsShims CNIOAtomics CNIOLinux CNIODarwin CNIOWindows CNIOWASI DequeModule \
+                InternalCollectionsUtilities ContainersPreview; do
+                [ -d "$bin/$product.build" ] || continue
+                mapfile -t -O "${#linked[@]}" linked < <(find "$bin/$product.build" -name '*.o' | sort)
+            done
+            module=Courier main=Fuzz/Coding/main.swift ;;
         events)
             sources=(Sources/Courier/Streaming/{LineSplitter,ServerSentEvent}.swift)
             module=Courier main=Fuzz/Events/main.swift ;;
@@ -118,7 +138,7 @@ seed() {
     case $name in
         feeds) from+=("$conformance/feeds/corpus") ;;
         json) from+=(Tests/CourierTestServer/Resources Tests/CourierTestingTests/Fixtures) ;;
-        headers | gitwire | images | diskcache | events | names) ;;
+        headers | gitwire | images | diskcache | events | names | coding) ;;
     esac
     for directory in "${from[@]}"; do
         [ -d "$directory" ] || continue
@@ -177,6 +197,10 @@ large_seeds() {
             repeat "$corpus" dots '..%2F'
             repeat "$corpus" colons '[::1]:'
             repeat "$corpus" labels 'xn--a.' ;;
+        coding)
+            # zeros that inflate far: the limit's path.
+            [ -e "$corpus/large-bomb" ] || { printf '\x00'; head -c 1048576 /dev/zero | gzip -9; } >"$corpus/large-bomb"
+            repeat "$corpus" members "$(printf '\x00')$(printf 'x' | gzip | base64 -w0)" ;;
         diskcache) ;;
     esac
 }

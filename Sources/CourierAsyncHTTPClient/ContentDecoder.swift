@@ -102,6 +102,8 @@ extension ContentDecoder {
         private var ended = false
         /// Whether any input arrived.
         private var started = false
+        /// Whether zlib filled the last window, and so may hold more output without more input.
+        private var holdsOutput = false
         /// Bytes produced so far.
         private(set) var produced = 0
 
@@ -119,10 +121,11 @@ extension ContentDecoder {
             }
         }
 
-        /// Decompresses input into one window; `nil` when the input is used up.
+        /// Decompresses input into one window; `nil` when the input is used up and zlib holds
+        /// no more output.
         func inflate() throws(Failure) -> ByteBuffer? {
-            while input.readableBytes > 0 {
-                if ended {
+            while input.readableBytes > 0 || holdsOutput {
+                if ended, input.readableBytes > 0 {
                     // Another gzip member may follow (RFC 1952 §2.2); anything else is stray.
                     guard coding == .gzip, input.getInteger(at: input.readerIndex, as: UInt8.self) == 0x1F else {
                         throw .trailingData(coding)
@@ -138,12 +141,16 @@ extension ContentDecoder {
                 window.reserveCapacity(min(ContentDecoder.windowSize, max(4096, input.readableBytes * 8)))
                 let before = input.readableBytes
                 do {
+                    // With no input left, zlib writes what it still holds (the rest of a long
+                    // match, say) from its state; the empty buffer still has storage to point at.
                     try inflater.inflate(from: &input, to: &window)
+                    holdsOutput = false
                     // A normal return with input left means zlib reached the end of the stream.
                     if input.readableBytes > 0 { ended = true }
                 } catch let error as CompressNIOError {
                     switch error {
-                    case .bufferOverflow, .inputBufferOverflow: break  // the window is full; or no input
+                    case .bufferOverflow: holdsOutput = true  // the window is full; there may be more
+                    case .inputBufferOverflow: holdsOutput = false  // no input, nothing more to write
                     default: throw .corrupt(coding)
                     }
                 } catch {
@@ -153,8 +160,9 @@ extension ContentDecoder {
                     produced += window.readableBytes
                     return window
                 }
-                // zlib neither read nor wrote: nothing will change by asking again.
-                if input.readableBytes == before, !ended { throw .corrupt(coding) }
+                // zlib read input but wrote nothing (headers, empty blocks): go on. Had it
+                // neither read nor written, asking again would change nothing.
+                if before > 0, input.readableBytes == before, !ended { throw .corrupt(coding) }
             }
             return nil
         }

@@ -2,6 +2,7 @@ import CompressNIO
 import Courier
 import CourierTestServer
 import CourierTestTraits
+import Foundation
 import NIOCore
 import Testing
 
@@ -48,6 +49,39 @@ struct ContentDecoderTests {
             CodingRoutes.compress(Array(Self.text[..<777]), .gzip)
             + CodingRoutes.compress(Array(Self.text[777...]), .gzip)
         #expect(try Self.decode(members, [.gzip], pieces: size) == Self.text)
+    }
+
+    /// A fuzzer find (Fuzz/findings/coding): a piece whose last bytes inflate past a full window
+    /// leaves the rest of that output in zlib, to be written without more input; it was taken
+    /// for a stream cut short.
+    @Test
+    func outputHeldInZlibWhenTheInputRunsOutIsWritten() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(
+                "Fuzz/findings/coding/crash-window-full-at-the-end-of-input"
+            )
+        let input = Array(try Data(contentsOf: finding))
+        let text = Array(input.dropFirst())
+        for algorithm in [ZlibAlgorithm.deflate, .zlib, .gzip] {
+            let coding: ContentCoding = algorithm == .gzip ? .gzip : .deflate
+            let body = CodingRoutes.compress(text, algorithm)
+            for seed in 0..<13 {
+                // Cut as the harness cuts.
+                let decoder = ContentDecoder(codings: [coding], limit: .max)
+                var output: [UInt8] = []
+                var offset = 0
+                var step = seed + 1
+                while offset < body.count {
+                    let end = min(body.count, offset + step)
+                    decoder.push(ByteBuffer(bytes: body[offset..<end]))
+                    while let window = try decoder.next() { output += window.readableBytesView }
+                    offset = end
+                    step = step * 5 % 23 + 1
+                }
+                try decoder.finish()
+                #expect(output == text, "\(algorithm), pieces from \(seed + 1)")
+            }
+        }
     }
 
     @Test

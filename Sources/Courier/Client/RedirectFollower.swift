@@ -17,7 +17,7 @@ struct RedirectFollower: Sendable {
             // Each hop gets what is left of the request's time (PreparedRequest.timeLeft), not a
             // timeout of its own.
             if let deadline = current.deadline, deadline <= .now { throw .transport(.timedOut(current)) }
-            let response = try await transport.send(ContentCoding.forRanges(current))
+            let response = try await transport.send(Self.identityForRanges(current))
             guard maxRedirects > 0, let next = try Self.redirect(from: current, after: response) else {
                 return response
             }
@@ -93,6 +93,17 @@ struct RedirectFollower: Sendable {
             next.head.headerFields = next.head.headerFields.filter { !Redaction.isSecret($0.name) }
         }
         return next
+    }
+
+    /// A request with `Accept-Encoding: identity` when it asks for a range, whose byte offsets
+    /// count the unencoded representation only then (downloads resumed, stored parts completed).
+    static func identityForRanges(_ request: PreparedRequest) -> PreparedRequest {
+        guard request.head.headerFields[.range] != nil,
+            request.head.headerFields[.acceptEncoding] != "identity"
+        else { return request }
+        var request = request
+        request.head.headerFields[.acceptEncoding] = "identity"
+        return request
     }
 
     private static func isRedirect(_ status: Int) -> Bool {

@@ -102,17 +102,6 @@ public struct ContentCoding: Hashable, Sendable, CustomStringConvertible {
         return head
     }
 
-    /// A request with `Accept-Encoding: identity` when it asks for a range, whose byte offsets
-    /// count the unencoded representation only then (downloads resumed, stored parts completed).
-    package static func forRanges(_ request: PreparedRequest) -> PreparedRequest {
-        guard request.head.headerFields[.range] != nil,
-            request.head.headerFields[.acceptEncoding] != "identity"
-        else { return request }
-        var request = request
-        request.head.headerFields[.acceptEncoding] = "identity"
-        return request
-    }
-
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
