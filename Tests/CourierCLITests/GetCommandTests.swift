@@ -18,6 +18,42 @@ struct GetCommandTests {
         }
     }
 
+    @Test func decodesCompressedBodiesAndRefusesSpoiledOnes() async throws {
+        try await TestServer.withRunning { server in
+            let text = String(decoding: CodingRoutes.text(count: 20_000), as: UTF8.self)
+            for transport in ["async-http-client", "urlsession"] {
+                let coded = try await Courier.run(
+                    "get",
+                    server.url("/coded?coding=gzip").absoluteString,
+                    "-i",
+                    "--transport",
+                    transport
+                )
+                #expect(coded.status == 0, "\(transport): \(coded.stderr)")
+                #expect(coded.stdout.hasSuffix("\r\n\r\n" + text) || coded.stdout.hasSuffix("\n\n" + text))
+                #expect(!coded.stdout.lowercased().contains("content-encoding"), "the head of the decoded body")
+                // The limit is on the decoded bytes: 20,000 arrive as about 2,000.
+                let large = try await Courier.run(
+                    "get",
+                    server.url("/coded?coding=gzip").absoluteString,
+                    "--max-size",
+                    "19999",
+                    "--transport",
+                    transport
+                )
+                #expect(large.status == 6, "\(transport): \(large.stderr)")
+                let corrupt = try await Courier.run(
+                    "get",
+                    server.url("/coded?coding=deflate&shape=corrupt").absoluteString,
+                    "--transport",
+                    transport
+                )
+                #expect(corrupt.status == 6, "\(transport)")
+                #expect(corrupt.stderr.contains("could not be decompressed"), "\(corrupt.stderr)")
+            }
+        }
+    }
+
     @Test func prettyPrintsAndPicks() async throws {
         try await TestServer.withRunning { server in
             let url = server.url("/json").absoluteString

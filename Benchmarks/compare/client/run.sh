@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Courier+AsyncHTTPClient vs raw AsyncHTTPClient vs URLSession on the same loopback workload:
 # many small JSON GETs (fetch, read, decode) at a fixed concurrency against one local
-# Hummingbird server running in its own process. "raw AHC, same headers" sends the two header
-# fields Courier sends by default (User-Agent, Accept), to tell the library's cost from the
-# cost of those bytes on the wire; the server shares the machine's cores with the client. Clients alternate round by round so machine
+# Hummingbird server running in its own process. "raw AHC, same headers" sends the three header
+# fields Courier sends by default (User-Agent, Accept, Accept-Encoding), to tell the library's
+# cost from the cost of those bytes on the wire. A second workload has the server answer in gzip
+# (/coded/movie): Courier decodes with its own decoder, raw AHC with its built-in decompression; the server shares the machine's cores with the client. Clients alternate round by round so machine
 # noise hits them all alike; the table shows medians over the rounds and the ratios to raw AHC.
 #
 #   Benchmarks/compare/client/run.sh [ROUNDS] [CONCURRENCY] [REQUESTS]
@@ -22,6 +23,10 @@ results=$(mktemp)
 for round in $(seq "$rounds"); do
     for client in courier ahc ahc-same-headers urlsession; do
         "$load" run "$client" "http://127.0.0.1:$port/json" "$concurrency" "$requests" >>"$results"
+    done
+    for client in courier ahc-gzip; do
+        "$load" run "$client" "http://127.0.0.1:$port/coded/movie" "$concurrency" "$requests" |
+            sed 's/^/gzip-/' >>"$results"
     done
     echo "round $round/$rounds done" >&2
 done
@@ -42,4 +47,9 @@ print(f"{'client':<24}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'req/s vs AHC':>
 for client, label in [("courier", "Courier+AHC"), ("ahc", "raw AHC"), ("ahc-same-headers", "raw AHC, same headers"), ("urlsession", "URLSession")]:
     rps, p50, p99 = median[client]
     print(f"{label:<24}{rps:>10.0f}{p50:>10.3f}{p99:>10.3f}{rps / base[0]:>15.3f}{p99 / base[2]:>12.3f}")
+gzip = median["gzip-ahc-gzip"]
+print(f"gzip bodies (/coded/movie), vs raw AHC decompressing:")
+for client, label in [("gzip-courier", "Courier+AHC"), ("gzip-ahc-gzip", "raw AHC, decompression on")]:
+    rps, p50, p99 = median[client]
+    print(f"{label:<24}{rps:>10.0f}{p50:>10.3f}{p99:>10.3f}{rps / gzip[0]:>15.3f}{p99 / gzip[2]:>12.3f}")
 PY

@@ -5,6 +5,7 @@ import CourierTestServer
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -17,8 +18,8 @@ import FoundationNetworking
 ///     client-load run CLIENT URL CONCURRENCY REQUESTS
 ///
 /// CLIENT is `courier` (Courier on AsyncHTTPClient), `ahc` (raw AsyncHTTPClient),
-/// `ahc-same-headers` (raw AsyncHTTPClient sending Courier's default header fields) or
-/// `urlsession`.
+/// `ahc-same-headers` (raw AsyncHTTPClient sending Courier's default header fields),
+/// `ahc-gzip` (that, with AsyncHTTPClient's own gzip decompression on) or `urlsession`.
 ///
 /// Every client does the same work per request: GET the URL, read the whole body, decode the
 /// JSON into `Movie`. `run` prints one line: `client requests_per_second p50_ms p99_ms`.
@@ -67,17 +68,20 @@ enum ClientLoad {
             let endpoint = Endpoint<Movie>(path: "")
             fetch = { _ = try await courier.send(endpoint) }
             shutdown = { try await transport.shutdown() }
-        case "ahc", "ahc-same-headers":
-            let ahc = AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton)
+        case "ahc", "ahc-same-headers", "ahc-gzip":
+            var configuration = AsyncHTTPClient.HTTPClient.Configuration()
+            if client == "ahc-gzip" { configuration.decompression = .enabled(limit: .size(16 << 20)) }
+            let ahc = AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             let target = url.absoluteString
-            let sendsCourierHeaders = client == "ahc-same-headers"
+            let sendsCourierHeaders = client != "ahc"
             fetch = {
                 // Built per request, as a hand-written client does (and as Courier does).
                 var request = HTTPClientRequest(url: target)
                 if sendsCourierHeaders {
-                    // The two header fields Courier sends by default, so both put the same bytes on the wire.
+                    // The header fields Courier sends by default, so both put the same bytes on the wire.
                     request.headers.add(name: "User-Agent", value: "Courier/1.0")
                     request.headers.add(name: "Accept", value: "application/json")
+                    request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
                 }
                 let response = try await ahc.execute(request, timeout: .seconds(60))
                 guard response.status == .ok else { throw URLError(.badServerResponse) }
