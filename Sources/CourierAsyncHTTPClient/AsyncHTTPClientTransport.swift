@@ -36,7 +36,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public struct Configuration: Sendable {
         /// The longest time to establish a connection (TCP and TLS).
         public var connectTimeout: Duration
-        /// How many connections to keep per host.
+        /// How many HTTP/1.1 connections to keep per host (an HTTP/2 host gets one).
         public var maxConnectionsPerHost: Int
         /// How long an idle pooled connection is kept.
         public var idleTimeout: Duration
@@ -53,6 +53,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         /// Certificates trusted besides the system's roots, for services whose certificate a
         /// private authority signed, or that sign their own.
         public var additionalTrustRoots: TrustedCertificates
+        /// Whether HTTPS connections may speak HTTP/2 when the server offers it (by ALPN): then
+        /// one connection carries every concurrent request to a host. `false` keeps to
+        /// HTTP/1.1, with up to ``maxConnectionsPerHost`` connections.
+        public var allowsHTTP2: Bool
 
         /// Creates a configuration.
         public init(
@@ -61,7 +65,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             idleTimeout: Duration = .seconds(60),
             readTimeout: Duration? = .seconds(60),
             retriesConnectionEstablishment: Bool = false,
-            additionalTrustRoots: TrustedCertificates = .none
+            additionalTrustRoots: TrustedCertificates = .none,
+            allowsHTTP2: Bool = true
         ) {
             self.connectTimeout = connectTimeout
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -69,6 +74,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             self.readTimeout = readTimeout
             self.retriesConnectionEstablishment = retriesConnectionEstablishment
             self.additionalTrustRoots = additionalTrustRoots
+            self.allowsHTTP2 = allowsHTTP2
         }
     }
 
@@ -90,7 +96,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost
             )
         )
-        settings.httpVersion = .automatic
+        settings.httpVersion = configuration.allowsHTTP2 ? .automatic : .http1Only
         settings.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionEstablishment
         if configuration.additionalTrustRoots.count > 0 {
             var tls = TLSConfiguration.makeClientConfiguration()
@@ -151,18 +157,22 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             let head = Self.head(of: response)
             let codings = ContentCoding.codingsToUndo(in: head, method: request.head.method)
             // The head came within the deadline; the body must too, however slowly it trickles.
-            guard !codings.isEmpty else {
+            var raw: RawResponse
+            if codings.isEmpty {
                 let bytes = try await beforeDeadline(deadline) { try await response.body.collect(upTo: limit) }
-                return RawResponse(head: head, body: Data(bytes.readableBytesView), url: url)
-            }
-            let body = try await beforeDeadline(deadline) {
-                var body = Data()
-                try await Self.decode(response.body, codings, limit: limit, request: request.summary) { window in
-                    body.append(contentsOf: window.readableBytesView)
+                raw = RawResponse(head: head, body: Data(bytes.readableBytesView), url: url)
+            } else {
+                let body = try await beforeDeadline(deadline) {
+                    var body = Data()
+                    try await Self.decode(response.body, codings, limit: limit, request: request.summary) { window in
+                        body.append(contentsOf: window.readableBytesView)
+                    }
+                    return body
                 }
-                return body
+                raw = RawResponse(head: ContentCoding.decodedHead(head), body: body, url: url)
             }
-            return RawResponse(head: ContentCoding.decodedHead(head), body: body, url: url)
+            raw.httpVersion = response.version.major >= 2 ? "HTTP/\(response.version.major)" : "\(response.version)"
+            return raw
         } catch {
             throw Self.requestError(for: error, request: request)
         }

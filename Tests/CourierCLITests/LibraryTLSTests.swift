@@ -14,6 +14,41 @@ struct LibraryTLSTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("courier-tls-\(UUID().uuidString)")
     }
 
+    /// `courier get -v` names the protocol: HTTP/2 from `courier serve --tls-cert`, which offers
+    /// it by ALPN, and HTTP/1.1 from a server that offers only that.
+    @Test func verboseNamesTheProtocolEachServerSpeaks() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificates = try TestCertificates.make(in: directory)
+        let service = try await CourierService.start([
+            "--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile,
+        ])
+        let port = try #require(service.url.port)
+        let h2 = try await Courier.run(
+            "get",
+            "https://127.0.0.1:\(port)/locations?country=fr",
+            "-v",
+            "--ca-cert",
+            certificates.authorityFile
+        )
+        #expect(h2.status == 0, "\(h2.stderr)")
+        #expect(h2.stderr.contains("(HTTP/2, "), "\(h2.stderr)")
+        #expect(h2.stdout.contains("Paris"))
+        #expect(await service.stop().status == 0)
+
+        try await TestServer.withRunning(certificate: certificates) { server in
+            let h1 = try await Courier.run(
+                "get",
+                server.url("/json").absoluteString,
+                "-v",
+                "--ca-cert",
+                certificates.authorityFile
+            )
+            #expect(h1.status == 0, "\(h1.stderr)")
+            #expect(h1.stderr.contains("(HTTP/1.1, "), "\(h1.stderr)")
+        }
+    }
+
     @Test func aPrivateAuthorityIsTrustedWithCACert() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -37,9 +37,13 @@ public struct TestServer: Sendable {
     /// - Parameters:
     ///   - tls: Serve HTTPS with a self-signed certificate no client trusts, to check that
     ///     clients verify certificates.
+    ///   - certificate: Serve HTTPS with this certificate, which clients trusting its
+    ///     authority accept: HTTP/1.1 only (ALPN offers nothing else), unlike the library
+    ///     service, which offers HTTP/2 too.
     ///   - port: The port to listen on; 0 (the default) picks a free one.
     public static func withRunning<Result: Sendable>(
         tls: Bool = false,
+        certificate: TestCertificates? = nil,
         port: Int = 0,
         _ body: @Sendable (TestServer) async throws -> Result
     ) async throws -> Result {
@@ -47,7 +51,8 @@ public struct TestServer: Sendable {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: TestRoutes.router(events: events),
-            server: tls ? try .tls(.http1(), tlsConfiguration: selfSignedTLS()) : .http1(),
+            server: try certificate.map { try .tls(.http1(), tlsConfiguration: tlsConfiguration(for: $0)) }
+                ?? (tls ? try .tls(.http1(), tlsConfiguration: selfSignedTLS()) : .http1()),
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -73,7 +78,8 @@ public struct TestServer: Sendable {
             }
             let result: Result
             do {
-                result = try await body(TestServer(port: port, scheme: tls ? "https" : "http", events: events))
+                let scheme = tls || certificate != nil ? "https" : "http"
+                result = try await body(TestServer(port: port, scheme: scheme, events: events))
             } catch {
                 await services.triggerGracefulShutdown()
                 group.cancelAll()
@@ -83,6 +89,13 @@ public struct TestServer: Sendable {
             try? await group.waitForAll()
             return result
         }
+    }
+
+    private static func tlsConfiguration(for certificate: TestCertificates) throws -> TLSConfiguration {
+        TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(certificate.certificateFile).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: certificate.keyFile, format: .pem))
+        )
     }
 
     private static func selfSignedTLS() throws -> TLSConfiguration {

@@ -17,7 +17,10 @@ import Testing
 struct LibraryServiceTLSTests {
     /// Runs `body` with the service on HTTPS (a certificate from a test authority) and the
     /// certificate files; the service stops when it returns.
-    static func withHTTPSServer(_ body: @Sendable (URL, TestCertificates) async throws -> Void) async throws {
+    @discardableResult
+    static func withHTTPSServer<Result: Sendable>(
+        _ body: @Sendable (URL, TestCertificates) async throws -> Result
+    ) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = try TestCertificates.make(in: directory)
@@ -30,7 +33,7 @@ struct LibraryServiceTLSTests {
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         )
         let (urls, continuation) = AsyncStream.makeStream(of: URL.self)
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { continuation.finish() }  // a server that cannot start must not leave the test waiting
                 try await server.run(host: "127.0.0.1", port: 0, certificate: certificate, handlingSignals: false) {
@@ -42,7 +45,7 @@ struct LibraryServiceTLSTests {
             var iterator = urls.makeAsyncIterator()
             let url = try #require(await iterator.next())
             #expect(url.scheme == "https")
-            try await body(url, files)
+            return try await body(url, files)
         }
     }
 

@@ -40,9 +40,10 @@ public struct RequestLogging: Middleware {
             let response = try await next(request)
             let elapsed = ContinuousClock.now - start
             let cache = response.cacheOutcome.map { ", cache \($0.rawValue)" } ?? ""
+            let version = response.httpVersion.map { "\($0), " } ?? ""
             logger.log(
                 level: level,
-                "← \(response.head.status) \(summary) (\(elapsed.milliseconds) ms, \(Self.size(of: response))\(cache))"
+                "← \(response.head.status) \(summary) (\(version)\(elapsed.milliseconds) ms, \(Self.size(of: response))\(cache))"
             )
             Self.trace(response.head.headerFields, marker: "←", to: logger)
             return response

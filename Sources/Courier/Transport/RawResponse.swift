@@ -11,6 +11,9 @@ public struct RawResponse: Sendable {
     public var url: String
     /// Where the response came from when an ``HTTPCache`` took part; `nil` otherwise.
     public var cacheOutcome: CacheOutcome?
+    /// The protocol the response came over, as `HTTP/1.1` or `HTTP/2`, when the transport says
+    /// (`AsyncHTTPClientTransport` does); `nil` otherwise, and for an answer from the cache.
+    public var httpVersion: String?
     /// The body still arriving, when the response is streamed (``HTTPClient/stream(_:timeout:idleTimeout:)``);
     /// ``body`` is empty then. Middleware that passes the response on keeps it.
     var stream: StreamedResponse.Body?

@@ -6,6 +6,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import NIOSSL
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -23,6 +24,10 @@ import FoundationNetworking
 ///
 /// Every client does the same work per request: GET the URL, read the whole body, decode the
 /// JSON into `Movie`. `run` prints one line: `client requests_per_second p50_ms p99_ms`.
+///
+/// For HTTPS (`Benchmarks/compare/http2`): `CLIENT_LOAD_CA=FILE` trusts that certificate,
+/// `CLIENT_LOAD_HTTP1=1` keeps to HTTP/1.1 where HTTP/2 would be negotiated, and
+/// `CLIENT_LOAD_DECODE=none` reads the body without decoding it (for other services' JSON).
 @main
 enum ClientLoad {
     struct Movie: Decodable, Sendable {
@@ -59,18 +64,46 @@ enum ClientLoad {
     static func run(client: String, url: URL, concurrency: Int, requests: Int) async throws {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let environment = ProcessInfo.processInfo.environment
+        let authority = environment["CLIENT_LOAD_CA"]
+        let http1Only = environment["CLIENT_LOAD_HTTP1"] == "1"
+        let decodes = environment["CLIENT_LOAD_DECODE"] != "none"
         let fetch: @Sendable () async throws -> Void
         var shutdown: @Sendable () async throws -> Void = {}
         switch client {
         case "courier":
-            let transport = AsyncHTTPClientTransport()
-            let courier = Courier.HTTPClient(transport: transport, configuration: .init(baseURL: url, decoder: decoder))
-            let endpoint = Endpoint<Movie>(path: "")
-            fetch = { _ = try await courier.send(endpoint) }
+            let transport = AsyncHTTPClientTransport(
+                configuration: .init(
+                    additionalTrustRoots: try authority.map { try TrustedCertificates(pemFile: $0) } ?? .none,
+                    allowsHTTP2: !http1Only
+                )
+            )
+            // The URL's query goes in the endpoint: a base URL keeps only scheme, host, port and path.
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            let query = components?.queryItems ?? []
+            components?.query = nil
+            let base = components?.url ?? url
+            let courier = Courier.HTTPClient(
+                transport: transport,
+                configuration: .init(baseURL: base, decoder: decoder)
+            )
+            if decodes {
+                let endpoint = Endpoint<Movie>(path: "", query: query)
+                fetch = { _ = try await courier.send(endpoint) }
+            } else {
+                let endpoint = Endpoint<Data>(path: "", query: query)
+                fetch = { _ = try await courier.send(endpoint) }
+            }
             shutdown = { try await transport.shutdown() }
         case "ahc", "ahc-same-headers", "ahc-gzip":
             var configuration = AsyncHTTPClient.HTTPClient.Configuration()
             if client == "ahc-gzip" { configuration.decompression = .enabled(limit: .size(16 << 20)) }
+            if let authority {
+                var tls = TLSConfiguration.makeClientConfiguration()
+                tls.additionalTrustRoots = [.file(authority)]
+                configuration.tlsConfiguration = tls
+            }
+            configuration.httpVersion = http1Only ? .http1Only : .automatic
             let ahc = AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             let target = url.absoluteString
             let sendsCourierHeaders = client != "ahc"
@@ -86,7 +119,7 @@ enum ClientLoad {
                 let response = try await ahc.execute(request, timeout: .seconds(60))
                 guard response.status == .ok else { throw URLError(.badServerResponse) }
                 let body = try await response.body.collect(upTo: 16 << 20)
-                _ = try decoder.decode(Movie.self, from: Data(body.readableBytesView))
+                if decodes { _ = try decoder.decode(Movie.self, from: Data(body.readableBytesView)) }
             }
             shutdown = { try await ahc.shutdown() }
         case "urlsession":
