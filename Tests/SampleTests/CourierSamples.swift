@@ -64,6 +64,41 @@ enum CourierSamples {
         keep((configuration, endpoint))
     }
 
+    // MARK: - Middleware/Authenticator.swift
+
+    enum AuthenticatorSample {
+        struct Token: Sendable {
+            var access: String
+            var refresh: String
+            var expires: Date
+        }
+
+        struct SignInRequired: Error {}
+
+        enum OAuth {
+            static func refresh(_ refreshToken: String) -> Endpoint<Token> {
+                Endpoint<Data>(method: .post, host: "auth.example.com", path: "/token").map { _ in
+                    Token(access: "", refresh: refreshToken, expires: Date.distantFuture)
+                }
+            }
+        }
+
+        // swift-format-ignore
+        static func authenticator(savedToken: Token?, identity: HTTPClient, transport: some HTTPTransport) {
+            let tokens = Authenticator<Token>(
+                credential: savedToken,
+                apply: { token, request in request.head.headerFields[.authorization] = "Bearer \(token.access)" },
+                refresh: { expired in
+                    guard let expired else { throw SignInRequired() }
+                    return try await identity.send(OAuth.refresh(expired.refresh))
+                },
+                needsRefresh: { token in token.expires < Date.now.addingTimeInterval(30) }
+            )
+            let client = HTTPClient(transport: transport, configuration: .init(middleware: [tokens]))
+            keep(client)
+        }
+    }
+
     // MARK: - Courier.docc/DefiningAnAPI.md
 
     // swift-format-ignore

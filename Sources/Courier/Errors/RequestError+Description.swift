@@ -14,6 +14,9 @@ extension RequestError: CustomStringConvertible {
         case .unauthorized(let failure):
             return "\(failure.request) returned \(failure.statusLine): check your credentials (token or API key) "
                 + "and that they grant access to this resource.\(Self.serverSaid(failure))"
+        case .authentication(let failure):
+            return "Could not renew the credential for \(failure.request): \(failure.reason). "
+                + "Sign in again, or check the service that issues the credential."
         case .clientError(let failure):
             return "\(failure.request) returned \(failure.statusLine): the request was rejected; check the URL, "
                 + "parameters and body.\(Self.serverSaid(failure))"
@@ -71,6 +74,7 @@ extension RequestError: CustomStringConvertible {
         case .insecureConnection: "insecure_connection"
         case .transport(let failure): "transport_\(failure.kind.rawValue)"
         case .unauthorized: "http_401"
+        case .authentication: "authentication"
         case .clientError(let failure), .serverError(let failure), .unexpectedStatus(let failure):
             "http_\(failure.status)"
         case .unexpectedContentType: "unexpected_content_type"
@@ -93,7 +97,7 @@ extension RequestError: CustomStringConvertible {
         case .invalidURL, .invalidBody, .fileSystem: .invalidRequest
         case .transport(let failure) where failure.kind == .undecodableBody: .invalidResponse
         case .insecureConnection, .transport: .network
-        case .unauthorized, .clientError: .clientError
+        case .unauthorized, .authentication, .clientError: .clientError
         case .serverError: .serverError
         case .unexpectedStatus, .unexpectedContentType, .decoding, .bodyTooLarge, .stream: .invalidResponse
         case .cancelled: .cancelled

@@ -32,6 +32,8 @@ public enum RequestError: Error, Sendable {
     case transport(TransportFailure)
     /// The server answered 401 Unauthorized.
     case unauthorized(HTTPFailure)
+    /// An ``Authenticator`` could not renew its credential for the request.
+    case authentication(AuthenticationFailure)
     /// The server answered with another 4xx status.
     case clientError(HTTPFailure)
     /// The server answered with a 5xx status.
@@ -198,6 +200,27 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         let detail = request.timeout.map { "after \($0.secondsDescription)" } ?? ""
         return TransportFailure(.timedOut, request: request.summary, detail: detail)
     }
+}
+
+/// Why an ``Authenticator`` could not renew its credential: its `refresh` threw something
+/// other than a ``RequestError`` (which passes through as it is).
+public struct AuthenticationFailure: Error, Sendable, CustomStringConvertible {
+    /// The request that needed the credential.
+    public var request: RequestSummary
+    /// What `refresh` threw, for people.
+    public var reason: String
+    /// What `refresh` threw.
+    public var cause: (any Error)?
+
+    /// Creates an authentication failure.
+    public init(request: RequestSummary, reason: String, cause: (any Error)? = nil) {
+        self.request = request
+        self.reason = reason
+        self.cause = cause
+    }
+
+    /// The same text as the message, for string interpolation and logs.
+    public var description: String { RequestError.authentication(self).message }
 }
 
 /// A body that did not decode, with where and why.
