@@ -113,7 +113,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Creates a transport on an existing client, which you keep and shut down yourself.
     ///
     /// Configure it with `redirectConfiguration: .disallow`, or its redirects will bypass
-    /// Courier's security policy.
+    /// Courier's security policy, and leave its `decompression` `.disabled` (the default): the
+    /// transport decodes bodies itself, and AsyncHTTPClient's decompression leaves
+    /// `Content-Encoding` in place on a body it has already decoded.
     public init(client: AsyncHTTPClient.HTTPClient) {
         self.client = client
         self.ownsClient = false
@@ -155,7 +157,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 throw RequestError.bodyTooLarge(request.summary, limit: limit)
             }
             let head = Self.head(of: response)
-            let codings = ContentCoding.codingsToUndo(in: head, method: request.head.method)
+            let codings = ContentCoding.codingsToUndo(
+                in: head,
+                method: request.head.method,
+                requested: request.head.headerFields[values: .acceptEncoding]
+            )
             // The head came within the deadline; the body must too, however slowly it trickles.
             var raw: RawResponse
             if codings.isEmpty {
@@ -190,7 +196,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         do {
             let response = try await execute(request, deadline: deadline)
             let responseHead = Self.head(of: response)
-            let codings = ContentCoding.codingsToUndo(in: responseHead, method: request.head.method)
+            let codings = ContentCoding.codingsToUndo(
+                in: responseHead,
+                method: request.head.method,
+                requested: request.head.headerFields[values: .acceptEncoding]
+            )
             try await head(codings.isEmpty ? responseHead : ContentCoding.decodedHead(responseHead))
             // The body too ends at the deadline (none for downloads, whose requests have no
             // timeout), unless the receiver holds it: then the exchange waits for the receiver.

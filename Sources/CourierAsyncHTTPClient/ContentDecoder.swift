@@ -8,7 +8,7 @@ import NIOCore
 /// occupies more than a window beyond what the caller keeps.
 ///
 /// ```
-/// let decoder = try ContentDecoder(codings: [.gzip], limit: 16 << 20)
+/// let decoder = ContentDecoder(codings: [.gzip], limit: 16 << 20)
 /// for try await piece in body {
 ///     decoder.push(piece)
 ///     while let window = try decoder.next() { use(window) }
@@ -51,7 +51,8 @@ final class ContentDecoder {
 
     /// - Parameters:
     ///   - codings: The codings to undo, the last applied first
-    ///     (`ContentCoding.codingsToUndo(in:method:)`); each must be decodable.
+    ///     (`ContentCoding.codingsToUndo(in:method:)`, which keeps to decodable ones: any
+    ///     coding but gzip is read as deflate).
     ///   - limit: The most bytes any layer may produce.
     init(codings: [ContentCoding], limit: Int) {
         self.layers = codings.map(Layer.init)
@@ -73,7 +74,10 @@ final class ContentDecoder {
     /// Checks, once the body has ended and ``next()`` returned `nil`, that every compressed
     /// stream ended too.
     func finish() throws(Failure) {
-        for layer in layers { try layer.finish() }
+        // An empty body is empty; but a layer inside one that wrote nothing is a stream cut
+        // short (`deflate, gzip` whose gzip holds zero bytes).
+        let bodyStarted = layers.first?.hasStarted ?? false
+        for (index, layer) in layers.enumerated() { try layer.finish(mustHaveStarted: index > 0 && bodyStarted) }
     }
 
     private func read(layer index: Int) throws(Failure) -> ByteBuffer? {
@@ -195,9 +199,16 @@ extension ContentDecoder {
             cmf & 0x0F == 8 && cmf >> 4 <= 7 && (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0
         }
 
-        /// Throws unless the stream ended (or no input ever came: an empty body).
-        func finish() throws(Failure) {
-            guard started else { return }
+        /// Whether any input arrived.
+        var hasStarted: Bool { started }
+
+        /// Throws unless the stream ended (or no input ever came, when that is allowed: an empty
+        /// body).
+        func finish(mustHaveStarted: Bool) throws(Failure) {
+            guard started else {
+                if mustHaveStarted { throw .truncated(coding) }
+                return
+            }
             guard input.readableBytes == 0 else {
                 throw ended ? .trailingData(coding) : .truncated(coding)
             }

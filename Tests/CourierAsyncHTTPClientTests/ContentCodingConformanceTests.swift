@@ -1,3 +1,4 @@
+import CompressNIO
 import Courier
 import CourierAsyncHTTPClient
 import CourierTestServer
@@ -176,6 +177,28 @@ struct ContentCodingConformanceTests {
             try await Self.knownLinuxURLSessionIssue(transport, "libcurl fails on a second gzip member") {
                 let body = try await client.send(Self.coded("gzip", [URLQueryItem(name: "shape", value: "members")]))
                 #expect(body == Self.text)
+            }
+        }
+    }
+
+    @Test(arguments: Transport.allCases)
+    func aDownloadAsksForTheFileAsItIs(_ transport: Transport) async throws {
+        try await withClient(transport) { client, server in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coded-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("body.gz")
+            // The route answers in gzip whatever was asked, as a server that labels its .gz
+            // files so does.
+            _ = try await client.download(Endpoint(url: server.url("/coded?coding=gzip&bytes=5000")), to: file)
+            let saved = try Data(contentsOf: file)
+            switch transport {
+            case .asyncHTTPClient:
+                // Asked for identity, it keeps what came: the file as the server has it.
+                #expect(saved == Data(CodingRoutes.compress(CodingRoutes.text(count: 5000), .gzip)))
+            case .urlSession:
+                // Foundation decodes whatever was asked for.
+                #expect(saved == Data(CodingRoutes.text(count: 5000)))
             }
         }
     }

@@ -30,12 +30,14 @@ public final class CountingRelay: Sendable {
         _ body: (CountingRelay) async throws -> Result
     ) async throws -> Result {
         let counter = Counter()
+        let accepted = Mutex<[any Channel]>([])
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { inbound in
                 // Runs before the accepted connection is registered: nothing is read from it
                 // until the other side is connected and both forwarders are in place.
                 counter.add()
+                accepted.withLock { $0.append(inbound) }
                 return ClientBootstrap(group: inbound.eventLoop)
                     .connect(host: "127.0.0.1", port: targetPort)
                     .flatMapThrowing { outbound in
@@ -46,12 +48,17 @@ public final class CountingRelay: Sendable {
             .bind(host: "127.0.0.1", port: 0)
             .get()
         let relay = CountingRelay(port: channel.localAddress?.port ?? 0, counter: counter)
+        // Stops listening and closes every relayed connection (each closes its other side).
+        func stop() async {
+            try? await channel.close()
+            for connection in accepted.withLock({ $0 }) { try? await connection.close() }
+        }
         do {
             let result = try await body(relay)
-            try? await channel.close()
+            await stop()
             return result
         } catch {
-            try? await channel.close()
+            await stop()
             throw error
         }
     }
@@ -62,7 +69,9 @@ public final class CountingRelay: Sendable {
         func add() { value.add(1, ordering: .relaxed) }
     }
 
-    /// Writes what one side reads to the other, and closes the other when one closes.
+    /// Writes what one side reads to the other, and closes the other when one closes. Tests send
+    /// little through it: writes are not held back for a slow reader, and a half-close closes
+    /// both ways.
     private final class Forwarder: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         let partner: any Channel

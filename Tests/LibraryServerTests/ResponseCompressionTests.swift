@@ -28,8 +28,14 @@ struct ResponseCompressionTests {
         }
     }
 
-    static func get(_ url: URL, _ path: String, headers: [(String, String)] = []) async throws -> WireResponse {
+    static func get(
+        _ url: URL,
+        _ path: String,
+        method: HTTPMethod = .GET,
+        headers: [(String, String)] = []
+    ) async throws -> WireResponse {
         var request = HTTPClientRequest(url: url.absoluteString + path)
+        request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         // Not `HTTPClient.shared`, which asks for compressed bodies and decodes them.
         let client = AsyncHTTPClient.HTTPClient(eventLoopGroup: .singletonMultiThreadedEventLoopGroup)
@@ -95,6 +101,24 @@ struct ResponseCompressionTests {
             let plain = try await Self.get(url, path, headers: [("If-None-Match", strongTag)])
             #expect(plain.status == 304)
             #expect(plain.headers.first(name: "etag") == strongTag)
+        }
+    }
+
+    @Test func aHeadGetsTheHeadOfItsGet() async throws {
+        try await LibraryServiceFixture.withService { _, url in
+            for accept in ["gzip", "identity"] {
+                let get = try await Self.get(url, "/catalog?limit=100", headers: [("Accept-Encoding", accept)])
+                let head = try await Self.get(
+                    url,
+                    "/catalog?limit=100",
+                    method: .HEAD,
+                    headers: [("Accept-Encoding", accept)]
+                )
+                #expect(head.body.readableBytes == 0)
+                for name in ["content-encoding", "etag", "vary", "content-length"] {
+                    #expect(head.headers.first(name: name) == get.headers.first(name: name), "\(accept): \(name)")
+                }
+            }
         }
     }
 

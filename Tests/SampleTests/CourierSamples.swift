@@ -55,6 +55,13 @@ enum CourierSamples {
 
     // MARK: - ContentCoding
 
+    // swift-format-ignore
+    @Values
+    static func acceptEncodingRules() -> [Any] {
+        ContentCoding.accepts(.gzip, acceptEncoding: ["br, gzip;q=0.5"])   // true
+        ContentCoding.accepts(.gzip, acceptEncoding: ["gzip;q=0, *"])      // false
+    }
+
     static func chooseContentCodings(url: URL) {
         var configuration = HTTPClient.Configuration()
         // Uncompressed bodies only: Accept-Encoding: identity.

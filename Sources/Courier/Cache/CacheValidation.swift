@@ -4,10 +4,12 @@ import HTTPTypes
 /// Revalidating a stored response with the origin (RFC 9111 §4.3).
 enum CacheValidation {
     /// Header fields a 304 never replaces in a stored response: they describe the stored body's
-    /// framing or the connection, not the resource (RFC 9111 §3.1, §3.2).
+    /// framing or the connection, not the resource (RFC 9111 §3.1, §3.2). `Content-Encoding`
+    /// too: the stored body is as the transport handed it over, decoded, and a 304 that repeats
+    /// the coding of the bytes it stands for must not label the stored body with it.
     private static let keptFromStored: Set<HTTPField.Name> = [
         .contentLength, .connection, .transferEncoding, .upgrade, .keepAlive, .proxyConnection,
-        .te, .trailer, .contentRange,
+        .te, .trailer, .contentRange, .contentEncoding,
     ]
 
     /// `If-None-Match` with the stored entity tag and `If-Modified-Since` with its

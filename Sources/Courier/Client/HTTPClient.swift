@@ -45,7 +45,9 @@ public struct HTTPClient: Sendable {
         /// the body arrives; `gzip` and `deflate` by default, `[]` for uncompressed bodies only
         /// (`identity`). An endpoint's own `Accept-Encoding` wins; a request for a range always
         /// asks for `identity`, so that its byte offsets count the uncompressed bytes.
-        /// ``maxResponseSize`` limits the decoded body. See ``ContentCoding``.
+        /// ``maxResponseSize`` limits the decoded body. Codings other than gzip and deflate are
+        /// asked for as given, and their bodies handed over as they came unless the transport
+        /// knows them (Foundation's does `br`). See ``ContentCoding``.
         public var acceptedEncodings: [ContentCoding]
 
         /// Creates a configuration; the defaults suit talking to public JSON APIs.

@@ -36,6 +36,8 @@ final class DownloadWriter: Sendable {
     let resumeOffset: Int64
     /// The whole file's length as an earlier response announced it, when resuming.
     let resumedTotal: Int64?
+    /// The `Content-Encoding` of the bytes being resumed (`nil`: none, or decoded).
+    let resumedEncoding: String?
     private let progress: @Sendable (DownloadProgress) -> Void
     private let state = Mutex(State())
 
@@ -44,9 +46,11 @@ final class DownloadWriter: Sendable {
         url: String,
         resumeOffset: Int64,
         resumedTotal: Int64? = nil,
+        resumedEncoding: String? = nil,
         progress: @escaping @Sendable (DownloadProgress) -> Void
     ) {
         self.resumedTotal = resumedTotal
+        self.resumedEncoding = resumedEncoding
         self.partial = partial
         self.url = url
         self.resumeOffset = resumeOffset
@@ -158,6 +162,15 @@ final class DownloadWriter: Sendable {
             guard !state.startedOver else {
                 throw partFailure("the server sent a part (206) after it had sent the whole file anew")
             }
+            // Bytes in another coding than those on disk (a start the transport decoded, a rest
+            // that came compressed) cannot continue them: the next attempt starts over.
+            guard head.headerFields[.contentEncoding] == resumedEncoding else {
+                partial.discard()
+                throw partFailure(
+                    "the server sent the rest of the file in another content coding than its start; "
+                        + "download it again to get it whole"
+                )
+            }
             let total = range.total ?? range.last + 1
             if let resumedTotal, resumedTotal != total {
                 throw partFailure("the server's file is now \(total) bytes long, not the \(resumedTotal) resumed")
@@ -194,7 +207,12 @@ final class DownloadWriter: Sendable {
         }
         let tag = head.headerFields[.eTag].flatMap { $0.hasPrefix("W/") ? nil : $0 }
         try partial.save(
-            .init(url: url, validator: tag ?? head.headerFields[.lastModified], expectedBytes: state.expected)
+            .init(
+                url: url,
+                validator: tag ?? head.headerFields[.lastModified],
+                expectedBytes: state.expected,
+                contentEncoding: isContinuation ? resumedEncoding : head.headerFields[.contentEncoding]
+            )
         )
     }
 

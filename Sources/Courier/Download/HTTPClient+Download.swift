@@ -60,6 +60,7 @@ extension HTTPClient {
             url: request.url,
             resumeOffset: resumable?.offset ?? 0,
             resumedTotal: resumable?.total,
+            resumedEncoding: resumable?.contentEncoding,
             progress: progress
         )
         let pipeline = Self.pipeline(

@@ -9,6 +9,10 @@ struct PartialDownload: Sendable {
         /// A strong entity tag or a Last-Modified date, for `If-Range`.
         var validator: String?
         var expectedBytes: Int64?
+        /// The `Content-Encoding` the file's bytes are in, as the first answer's head said:
+        /// `nil` for bytes as they are, or decoded by the transport (which removes the field).
+        /// The rest of the file must come in the same coding.
+        var contentEncoding: String?
     }
 
     let destination: URL
@@ -19,7 +23,7 @@ struct PartialDownload: Sendable {
     /// leftovers removed) when there is nothing usable: no partial file, another URL, no
     /// validator to make the resumption safe, more bytes than the file has, or a partial file
     /// that is not a regular file (a symbolic link is never followed).
-    func resumable(for url: String) -> (offset: Int64, validator: String, total: Int64?)? {
+    func resumable(for url: String) -> (offset: Int64, validator: String, total: Int64?, contentEncoding: String?)? {
         let attributes = try? FileManager.default.attributesOfItem(atPath: data.path)
         guard let bytes = try? Data(contentsOf: metadata),
             let saved = try? JSONDecoder().decode(Metadata.self, from: bytes),
@@ -31,7 +35,7 @@ struct PartialDownload: Sendable {
             discard()
             return nil
         }
-        return (size, validator, saved.expectedBytes)
+        return (size, validator, saved.expectedBytes, saved.contentEncoding)
     }
 
     /// Writes the metadata readable by its owner only (it holds the URL, which may carry a

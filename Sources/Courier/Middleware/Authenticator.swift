@@ -9,13 +9,19 @@
 /// ``RequestError`` as it is (the token endpoint's own failure), anything else as
 /// ``RequestError/authentication(_:)``.
 ///
+/// With a token that knows when it expires:
+///
 /// ```swift
 /// struct Token: Sendable {
 ///     var access: String
 ///     var refresh: String
 ///     var expires: Date
 /// }
+/// ```
 ///
+/// an authenticator renews it with a client of its own (`identity`) for the token endpoint:
+///
+/// ```swift
 /// let tokens = Authenticator<Token>(
 ///     credential: savedToken,
 ///     apply: { token, request in request.head.headerFields[.authorization] = "Bearer \(token.access)" },

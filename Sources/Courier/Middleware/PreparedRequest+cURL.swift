@@ -25,11 +25,13 @@ extension PreparedRequest {
         // curl asks for compressed bodies, and decompresses them, with --compressed; without it
         // it asks for none: `identity`.
         var compressed = false
-        if let codings = fields[.acceptEncoding].flatMap(ContentCoding.list),
+        let asked = fields[values: .acceptEncoding]
+        // Repeated fields read as one list joined by commas (RFC 9110 §5.3).
+        if !asked.isEmpty, let codings = ContentCoding.list(asked.joined(separator: ",")),
             codings.allSatisfy({ $0 == .identity || $0.isDecodable })
         {
             fields[.acceptEncoding] = nil
-            compressed = codings.contains(where: \.isDecodable)
+            compressed = [ContentCoding.gzip, .deflate].contains { ContentCoding.accepts($0, acceptEncoding: asked) }
         }
         for field in fields {
             parts += [

@@ -60,6 +60,39 @@ public struct ContentCoding: Hashable, Sendable, CustomStringConvertible {
         return codings
     }
 
+    /// Whether `Accept-Encoding` (all its field values) accepts `coding` (RFC 9110 §12.5.3): the
+    /// coding named with a weight above zero, else `*` so, else (for `identity` only) not
+    /// refused. `x-gzip` counts as `gzip`; a weight that cannot be read counts as 1.
+    ///
+    /// ```swift
+    /// ContentCoding.accepts(.gzip, acceptEncoding: ["br, gzip;q=0.5"])   // true
+    /// ContentCoding.accepts(.gzip, acceptEncoding: ["gzip;q=0, *"])      // false
+    /// ```
+    public static func accepts(_ coding: ContentCoding, acceptEncoding fields: [String]) -> Bool {
+        var named: Bool?
+        var star: Bool?
+        for field in fields {
+            for entry in field.utf8.split(separator: UInt8(ascii: ",")) {
+                let parts = entry.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
+                let name = Substring(parts[0]).trimmingHTTPWhitespace
+                guard !name.isEmpty, let listed = ContentCoding(name) else { continue }
+                let weight =
+                    parts.dropFirst().lazy.compactMap { parameter -> Double? in
+                        let pair = Substring(parameter).split(separator: "=", maxSplits: 1)
+                        guard pair.count == 2, pair[0].trimmingHTTPWhitespace.lowercased() == "q" else { return nil }
+                        return Double(pair[1].trimmingHTTPWhitespace)
+                    }.first ?? 1
+                let accepted = weight > 0
+                if listed.name == "*" {
+                    star = accepted
+                } else if listed == coding || (listed.name == "x-gzip" && coding == .gzip) {
+                    named = accepted
+                }
+            }
+        }
+        return named ?? star ?? (coding == .identity)
+    }
+
     // MARK: - For transports
 
     /// How a transport treats the body of `response` to a request with `method`: the codings to
@@ -69,10 +102,14 @@ public struct ContentCoding: Hashable, Sendable, CustomStringConvertible {
     /// names and the response has a body: not for `HEAD`, 1xx, 204 and 304, and not for a 206,
     /// whose bytes are a slice of the coded representation that cannot be decoded alone.
     /// A body in a coding the transport cannot undo (for Courier's own decoder `br`, `zstd`,
-    /// `compress`) is handed over as it came, with its `Content-Encoding`.
+    /// `compress`) is handed over as it came, with its `Content-Encoding`, and so is one in a
+    /// coding the request's `Accept-Encoding` (`requested`, when it has one) did not accept: a
+    /// download asks for `identity`, and a file a server labels `gzip` anyway is saved as sent.
     package static func codingsToUndo(
         in response: HTTPResponse,
         method: HTTPRequest.Method,
+        requested: [String] = [],
+        maximumLayers: Int = ContentCoding.maximumLayers,
         decodable: (ContentCoding) -> Bool = \.isDecodable
     ) -> [ContentCoding] {
         let status = response.status.code
@@ -82,6 +119,7 @@ public struct ContentCoding: Hashable, Sendable, CustomStringConvertible {
         guard var codings = list(field) else { return [] }
         codings.removeAll { $0 == .identity }
         guard codings.allSatisfy(decodable) else { return [] }
+        if !requested.isEmpty, !codings.allSatisfy({ accepts($0, acceptEncoding: requested) }) { return [] }
         // More layers than any server sends are not unwrapped: each is a decompression step.
         guard codings.count <= maximumLayers else { return [] }
         return codings.reversed()

@@ -10,7 +10,12 @@ public import HTTPTypes
 ///   ``RequestError/bodyTooLarge(_:limit:)`` (except when streaming, where the receiver decides);
 /// - abort the request on the wire when its task is cancelled, and throw
 ///   ``RequestError/cancelled``;
-/// - report connection problems as ``RequestError/transport(_:)`` with their cause.
+/// - report connection problems as ``RequestError/transport(_:)`` with their cause;
+/// - hand over the body with the content codings the request accepted undone (``HTTPClient``
+///   asks for gzip and deflate by default), removing `Content-Encoding` and `Content-Length`
+///   from the head, and fail a body that does not decode with
+///   ``TransportFailure/Kind/undecodableBody``. A transport that cannot decode is used with
+///   ``HTTPClient/Configuration/acceptedEncodings`` set to `[]`.
 ///
 /// Courier ships `AsyncHTTPClientTransport` (module `CourierAsyncHTTPClient`, the default on
 /// Linux), ``URLSessionTransport``, and `StubTransport` for tests (module `CourierTesting`).

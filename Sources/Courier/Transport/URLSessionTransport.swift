@@ -306,7 +306,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             status: .init(code: response.statusCode, reasonPhrase: ReasonPhrase.standard(for: response.statusCode)),
             headerFields: fields
         )
-        let decoded = ContentCoding.codingsToUndo(in: head, method: request.head.method) {
+        // libcurl undoes up to five codings (CFNetwork does not say).
+        let decoded = ContentCoding.codingsToUndo(in: head, method: request.head.method, maximumLayers: 5) {
             foundationDecodes.contains($0.name)
         }
         return decoded.isEmpty ? head : ContentCoding.decodedHead(head)

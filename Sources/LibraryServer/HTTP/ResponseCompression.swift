@@ -1,4 +1,5 @@
 import CompressNIO
+import Courier
 import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -22,6 +23,7 @@ import NIOCore
 ///   same content, not the same bytes. `If-None-Match` compares weakly, so a client holding
 ///   the compressed form still gets its `304`, and the `304` names the tag in the form the
 ///   client holds.
+/// - A `HEAD` gets the head its `GET` would get.
 /// - A body of known length (up to 16 MiB) is compressed whole, with its `Content-Length`;
 ///   a streamed one is compressed as it is written, each write flushed, so that it arrives
 ///   when it was written.
@@ -43,7 +45,21 @@ public struct ResponseCompression<Context: RequestContext>: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        var response = try await next(request, context)
+        // A HEAD is answered as its GET would be, less the body: the router's own HEAD answers
+        // have lost the body whose size decides, and the two must agree.
+        let isHead = request.method == .head
+        var request = request
+        if isHead {
+            var head = request.head
+            head.method = .get
+            request = Request(head: head, body: request.body)
+        }
+        let response = try await compressing(try await next(request, context), for: request)
+        return isHead ? response.createHeadResponse() : response
+    }
+
+    private func compressing(_ response: Response, for request: Request) async throws -> Response {
+        var response = response
         let accepted = Self.acceptsGzip(request.headers[values: .acceptEncoding])
         if response.status == .notModified {
             if accepted { Self.matchTheHeldForm(of: &response, request: request) }
@@ -81,30 +97,9 @@ public struct ResponseCompression<Context: RequestContext>: RouterMiddleware {
     // MARK: - Deciding
 
     /// Whether `Accept-Encoding` (all its fields) accepts gzip: named (or `x-gzip`, or `*`)
-    /// with a weight above zero.
+    /// with a weight above zero (`ContentCoding.accepts(_:acceptEncoding:)`, the client's rule).
     static func acceptsGzip(_ fields: [String]) -> Bool {
-        var gzip: Bool?
-        var star: Bool?
-        for field in fields {
-            for entry in field.split(separator: ",") {
-                let parts = entry.split(separator: ";")
-                guard let name = parts.first?.trimmingCharacters(in: .whitespaces).lowercased() else { continue }
-                let weight =
-                    parts.dropFirst().lazy.compactMap { parameter -> Double? in
-                        let pair = parameter.split(separator: "=", maxSplits: 1)
-                        guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "q" else {
-                            return nil
-                        }
-                        return Double(pair[1].trimmingCharacters(in: .whitespaces))
-                    }.first ?? 1
-                switch name {
-                case "gzip", "x-gzip": gzip = weight > 0
-                case "*": star = weight > 0
-                default: break
-                }
-            }
-        }
-        return gzip ?? star ?? false
+        ContentCoding.accepts(.gzip, acceptEncoding: fields)
     }
 
     /// Whether the answer's type is text worth compressing and nothing forbids it.
