@@ -32,13 +32,11 @@ for round in $(seq "$rounds"); do
 done
 
 python3 - "$results" "$rounds" "$concurrency" "$requests" <<'PY'
-import statistics, sys
+import sys
+sys.path.insert(0, "Benchmarks/compare")
+from medians import medians
 path, rounds, concurrency, requests = sys.argv[1], *sys.argv[2:]
-rows = {}
-for line in open(path):
-    client, rps, p50, p99 = line.split()
-    rows.setdefault(client, []).append((float(rps), float(p50), float(p99)))
-median = {c: tuple(statistics.median(r[i] for r in v) for i in range(3)) for c, v in rows.items()}
+median = medians(path)
 base = median["ahc"]
 print(f"{rounds} rounds x {requests} GETs at concurrency {concurrency}, medians")
 same = median["ahc-same-headers"]

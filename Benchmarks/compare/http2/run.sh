@@ -52,13 +52,11 @@ for round in $(seq "$rounds"); do
 done
 
 python3 - "$results" "$rounds" "$concurrency" "$requests" <<'PY'
-import statistics, sys
+import sys
+sys.path.insert(0, "Benchmarks/compare")
+from medians import medians
 path, rounds, concurrency, requests = sys.argv[1], *sys.argv[2:]
-rows = {}
-for line in open(path):
-    client, rps, p50, p99 = line.split()
-    rows.setdefault(client, []).append((float(rps), float(p50), float(p99)))
-median = {c: tuple(statistics.median(r[i] for r in v) for i in range(3)) for c, v in rows.items()}
+median = medians(path)
 print(f"{rounds} rounds x {requests} GETs at concurrency {concurrency} over TLS, medians")
 print(f"{'client':<20}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'h2 / h1 req/s':>16}{'h2 / h1 p99':>14}")
 for name, label in [("courier", "Courier+AHC"), ("ahc", "raw AHC"), ("h2load", "h2load")]:
