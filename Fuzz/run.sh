@@ -200,7 +200,9 @@ large_seeds() {
         coding)
             # zeros that inflate far: the limit's path.
             [ -e "$corpus/large-bomb" ] || { printf '\x00'; head -c 1048576 /dev/zero | gzip -9; } >"$corpus/large-bomb"
-            repeat "$corpus" members "$(printf '\x00')$(printf 'x' | gzip | base64 -w0)" ;;
+            # gzip members one after another: the reset path.
+            [ -e "$corpus/large-members" ] || { printf '\x00'; for _ in $(seq 2000); do printf 'x' | gzip; done; } \
+                >"$corpus/large-members" ;;
         diskcache) ;;
     esac
 }
