@@ -67,6 +67,22 @@ struct AuthenticatorTests {
         request.head.headerFields[.authorization] = "Bearer \(token)"
     }
 
+    /// A client of `service` whose authenticator puts a bearer token on each request.
+    static func client(
+        of service: Service,
+        credential: String? = nil,
+        refresh: @escaping @Sendable (String?) async throws -> String,
+        needsRefresh: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) -> HTTPClient {
+        let authenticator = Authenticator<String>(
+            credential: credential,
+            apply: bearer,
+            refresh: refresh,
+            needsRefresh: needsRefresh
+        )
+        return HTTPClient(transport: service, configuration: .init(middleware: [authenticator]))
+    }
+
     static let endpoint = Endpoint<JSONValue>(host: "api.test", path: "/me")
 
     static func sendConcurrently(_ count: Int, with client: HTTPClient) async -> [Result<JSONValue, RequestError>] {
@@ -90,16 +106,15 @@ struct AuthenticatorTests {
         // All fifty are refused together: none can pick up a renewed credential before it is refused.
         let service = Service(valid: "t2", holding: 50)
         let refreshes = Refreshes()
-        let authenticator = Authenticator<String>(
+        let client = Self.client(
+            of: service,
             credential: "t1",
-            apply: Self.bearer,
             refresh: { expired in
                 refreshes.add()
                 #expect(expired == "t1")
                 return "t2"
             }
         )
-        let client = HTTPClient(transport: service, configuration: .init(middleware: [authenticator]))
         let results = await Self.sendConcurrently(50, with: client)
         #expect(results.allSatisfy { (try? $0.get())?[path: "ok"] == .bool(true) })
         #expect(refreshes.value == 1)
@@ -114,16 +129,15 @@ struct AuthenticatorTests {
     @Test func aKnownExpiryRenewsBeforeAnythingIsSent() async throws {
         let service = Service(valid: "fresh")
         let refreshes = Refreshes()
-        let authenticator = Authenticator<String>(
+        let client = Self.client(
+            of: service,
             credential: "stale",
-            apply: Self.bearer,
             refresh: { _ in
                 refreshes.add()
                 return "fresh"
             },
             needsRefresh: { $0 == "stale" }
         )
-        let client = HTTPClient(transport: service, configuration: .init(middleware: [authenticator]))
         let results = await Self.sendConcurrently(50, with: client)
         #expect(results.allSatisfy { (try? $0.get()) != nil })
         #expect(refreshes.value == 1)
@@ -133,14 +147,13 @@ struct AuthenticatorTests {
     @Test func withoutACredentialTheFirstRequestGetsOne() async throws {
         let service = Service(valid: "first")
         let asked = Mutex<[String?]>([])
-        let authenticator = Authenticator<String>(
-            apply: Self.bearer,
+        let client = Self.client(
+            of: service,
             refresh: { expired in
                 asked.withLock { $0.append(expired) }
                 return "first"
             }
         )
-        let client = HTTPClient(transport: service, configuration: .init(middleware: [authenticator]))
         _ = try await client.send(Self.endpoint)
         _ = try await client.send(Self.endpoint)
         #expect(asked.withLock { $0 } == [nil])
@@ -152,15 +165,14 @@ struct AuthenticatorTests {
         }
         let service = Service(valid: "never", holding: 50)
         let refreshes = Refreshes()
-        let authenticator = Authenticator<String>(
+        let client = Self.client(
+            of: service,
             credential: "t1",
-            apply: Self.bearer,
             refresh: { _ in
                 refreshes.add()
                 throw SignInRequired()
             }
         )
-        let client = HTTPClient(transport: service, configuration: .init(middleware: [authenticator]))
         let results = await Self.sendConcurrently(50, with: client)
         #expect(refreshes.value == 1)
         #expect(service.refused == 50, "none was sent again")
@@ -192,15 +204,14 @@ struct AuthenticatorTests {
     @Test func aRenewedCredentialRefusedAgainIsTheAnswer() async throws {
         let service = Service(valid: "nothing works")
         let refreshes = Refreshes()
-        let authenticator = Authenticator<String>(
+        let client = Self.client(
+            of: service,
             credential: "t0",
-            apply: Self.bearer,
             refresh: { _ in
                 refreshes.add()
                 return "t\(refreshes.value)"
             }
         )
-        let client = HTTPClient(transport: service, configuration: .init(middleware: [authenticator]))
         for attempt in 1...3 {
             let error = await #expect(throws: RequestError.self) { try await client.send(Self.endpoint) }
             guard case .unauthorized = error else {
