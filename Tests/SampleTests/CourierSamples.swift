@@ -53,6 +53,20 @@ enum CourierSamples {
     /// Uses a value a sample leaves for the code after it.
     static func keep<Value>(_ value: Value) {}
 
+    // MARK: - ProxySettings and ProxyServer
+
+    static func proxies() throws {
+        let proxies = try ProxySettings(environment: ProcessInfo.processInfo.environment)
+        let proxy = proxies.proxy(forScheme: "https", host: "api.example.com")
+        keep(proxy)
+    }
+
+    // swift-format-ignore
+    static func proxyServer() throws {
+        let proxy = try ProxyServer(url: "http://me:secret@proxy.example:3128")
+        print(proxy)   // http://REDACTED@proxy.example:3128
+    }
+
     // MARK: - ContentCoding
 
     // swift-format-ignore
