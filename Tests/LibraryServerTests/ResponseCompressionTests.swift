@@ -160,5 +160,7 @@ struct ResponseCompressionTests {
         }
         #expect(!Compression.isCompressible(response("application/json", [.contentEncoding: "br"])))
         #expect(!Compression.isCompressible(response("application/json", [.cacheControl: "no-transform"])))
+        #expect(!Compression.isCompressible(response("application/json", [.cacheControl: "max-age=60, No-Transform"])))
+        #expect(Compression.isCompressible(response("application/json", [.cacheControl: "x=\"no-transform\""])))
     }
 }

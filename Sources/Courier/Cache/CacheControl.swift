@@ -7,7 +7,7 @@
 /// count as one list. For a directive given twice, the first wins; a freshness directive with
 /// an argument that is not delta-seconds makes ``hasInvalidFreshness`` true, and the response
 /// is then to be treated as stale (RFC 9111 §4.2.1).
-struct CacheControl: Sendable, Equatable {
+package struct CacheControl: Sendable, Equatable {
     /// `max-age`: fresh for this many seconds (response), or the oldest answer accepted (request).
     var maxAge: Int?
     /// `s-maxage`: for shared caches only; a private cache ignores it.
@@ -121,7 +121,7 @@ struct CacheControl: Sendable, Equatable {
     }
 
     /// `(name, argument)` pairs of one field value: names lowercased, quoted arguments unquoted.
-    static func directives(in value: some StringProtocol) -> [(String, String?)] {
+    package static func directives(in value: some StringProtocol) -> [(String, String?)] {
         var result: [(String, String?)] = []
         var bytes = Substring(value).utf8[...]
         func skipSpaces() {

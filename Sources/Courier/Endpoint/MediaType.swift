@@ -1,7 +1,7 @@
 import Foundation
 
 /// Media type matching for `Content-Type` checks, on bytes: it runs for every response.
-enum MediaType {
+package enum MediaType {
     /// The types a JSON endpoint accepts. Real APIs label JSON in all of these ways (iTunes
     /// Search answers `text/javascript`), so only types that are clearly something else, like
     /// `text/html`, are refused.
@@ -25,7 +25,7 @@ enum MediaType {
 
     /// Whether `contentType` matches one of `patterns` (`type/subtype`, `type/*`, `*/*+suffix`
     /// or `*/*`), ignoring case and parameters. Compares bytes in place: it runs for every response.
-    static func matches(_ contentType: String, anyOf patterns: [String]) -> Bool {
+    package static func matches(_ contentType: String, anyOf patterns: [String]) -> Bool {
         var essence = Substring(contentType).utf8[...]
         if let semicolon = essence.firstIndex(of: UInt8(ascii: ";")) { essence = essence[..<semicolon] }
         while let first = essence.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {

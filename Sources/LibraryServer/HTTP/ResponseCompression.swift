@@ -106,16 +106,21 @@ public struct ResponseCompression<Context: RequestContext>: RouterMiddleware {
     static func isCompressible(_ response: Response) -> Bool {
         guard response.headers[.contentEncoding] == nil,
             response.status != .noContent, response.status.code >= 200,
-            !(response.headers[.cacheControl]?.lowercased().contains("no-transform") ?? false),
-            let type = response.headers[.contentType]?.lowercased()
+            let type = response.headers[.contentType],
+            !MediaType.matches(type, anyOf: ["text/event-stream"]),
+            MediaType.matches(type, anyOf: compressibleTypes)
         else { return false }
-        let essence = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        if essence == "text/event-stream" { return false }
-        if essence.hasPrefix("text/") || essence.hasSuffix("+json") || essence.hasSuffix("+xml") { return true }
-        return [
-            "application/json", "application/javascript", "application/xml", "application/x-ndjson",
-            "application/jsonl", "image/svg+xml",
-        ].contains(essence)
+        return !response.headers[values: .cacheControl].contains { value in
+            CacheControl.directives(in: value).contains { $0.0 == "no-transform" }
+        }
+    }
+
+    /// The text types compressed, as `MediaType` patterns (SVG is `*/*+xml`).
+    static var compressibleTypes: [String] {
+        [
+            "text/*", "*/*+json", "*/*+xml", "application/json", "application/javascript", "application/xml",
+            "application/x-ndjson", "application/jsonl",
+        ]
     }
 
     private static func addVary(to response: inout Response) {
