@@ -57,6 +57,16 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         /// one connection carries every concurrent request to a host. `false` keeps to
         /// HTTP/1.1, with up to ``maxConnectionsPerHost`` connections.
         public var allowsHTTP2: Bool
+        /// The HTTP proxies requests go through, and the hosts reached directly; none by
+        /// default. `try ProxySettings(environment: ProcessInfo.processInfo.environment)` follows
+        /// `https_proxy`, `http_proxy`, `all_proxy` and `no_proxy` as curl does.
+        ///
+        /// An `https` request goes through a `CONNECT` tunnel, the TLS handshake and the
+        /// certificate check being with the origin: the proxy sees the host and port, never the
+        /// request. A plain `http` request is sent to the proxy whole (its line names the full
+        /// URL), on a connection of its own. The proxy's credentials go to the proxy only, in
+        /// `Proxy-Authorization`.
+        public var proxy: ProxySettings
 
         /// Creates a configuration.
         public init(
@@ -66,7 +76,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             readTimeout: Duration? = .seconds(60),
             retriesConnectionEstablishment: Bool = false,
             additionalTrustRoots: TrustedCertificates = .none,
-            allowsHTTP2: Bool = true
+            allowsHTTP2: Bool = true,
+            proxy: ProxySettings = .none
         ) {
             self.connectTimeout = connectTimeout
             self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -75,12 +86,20 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             self.retriesConnectionEstablishment = retriesConnectionEstablishment
             self.additionalTrustRoots = additionalTrustRoots
             self.allowsHTTP2 = allowsHTTP2
+            self.proxy = proxy
         }
     }
 
-    /// The AsyncHTTPClient requests go through.
+    /// The AsyncHTTPClient requests go through (those sent directly, not through a proxy).
     public let client: AsyncHTTPClient.HTTPClient
     private let ownsClient: Bool
+    /// Which requests go through a proxy.
+    private let proxies: ProxySettings
+    /// The client for `https` requests through `proxies.https`, tunnelled with `CONNECT`.
+    private let tunnel: AsyncHTTPClient.HTTPClient?
+    /// What `http` requests through `proxies.http` need.
+    private let connectTimeout: Duration
+    private let readTimeout: Duration?
 
     /// Creates a transport with its own connection pool on the shared event loops; call
     /// ``shutdown()`` when done.
@@ -108,6 +127,20 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             configuration: settings
         )
         self.ownsClient = true
+        self.proxies = configuration.proxy
+        self.tunnel = configuration.proxy.https.map { proxy in
+            settings.proxy = .server(
+                host: proxy.host,
+                port: proxy.port,
+                authorization: proxy.credentials.map { .basic(username: $0.user, password: $0.password) }
+            )
+            return AsyncHTTPClient.HTTPClient(
+                eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
+                configuration: settings
+            )
+        }
+        self.connectTimeout = configuration.connectTimeout
+        self.readTimeout = configuration.readTimeout
     }
 
     /// Creates a transport on an existing client, which you keep and shut down yourself.
@@ -119,6 +152,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public init(client: AsyncHTTPClient.HTTPClient) {
         self.client = client
         self.ownsClient = false
+        self.proxies = .none
+        self.tunnel = nil
+        // Used by plain `http` requests through a proxy, which such a transport does not have.
+        self.connectTimeout = .seconds(10)
+        self.readTimeout = nil
     }
 
     /// Runs `body` with a new transport and shuts the transport down afterwards, whether `body`
@@ -141,7 +179,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// Closes the pooled connections. Does nothing for a client you passed in.
     public func shutdown() async throws {
-        if ownsClient { try await client.shutdown() }
+        guard ownsClient else { return }
+        try await tunnel?.shutdown()
+        try await client.shutdown()
     }
 
     // MARK: - Sending
@@ -150,37 +190,41 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         let url = request.url
         let deadline = request.timeLeft.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
+        let route = route(for: request)
         do {
-            let response = try await execute(request, deadline: deadline)
-            let limit = request.maxResponseSize
-            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
-                throw RequestError.bodyTooLarge(request.summary, limit: limit)
-            }
-            let head = Self.head(of: response)
-            let codings = ContentCoding.codingsToUndo(
-                in: head,
-                method: request.head.method,
-                requested: request.head.headerFields[values: .acceptEncoding]
-            )
-            // The head came within the deadline; the body must too, however slowly it trickles.
-            var raw: RawResponse
-            if codings.isEmpty {
-                let bytes = try await beforeDeadline(deadline) { try await response.body.collect(upTo: limit) }
-                raw = RawResponse(head: head, body: Data(bytes.readableBytesView), url: url)
-            } else {
-                let body = try await beforeDeadline(deadline) {
-                    var body = Data()
-                    try await Self.decode(response.body, codings, limit: limit, request: request.summary) { window in
-                        body.append(contentsOf: window.readableBytesView)
-                    }
-                    return body
+            return try await exchange(request, on: route, deadline: deadline) { response in
+                let limit = request.maxResponseSize
+                if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                    throw RequestError.bodyTooLarge(request.summary, limit: limit)
                 }
-                raw = RawResponse(head: ContentCoding.decodedHead(head), body: body, url: url)
+                let head = Self.head(of: response)
+                let codings = ContentCoding.codingsToUndo(
+                    in: head,
+                    method: request.head.method,
+                    requested: request.head.headerFields[values: .acceptEncoding]
+                )
+                // The head came within the deadline; the body must too, however slowly it trickles.
+                var raw: RawResponse
+                if codings.isEmpty {
+                    let bytes = try await beforeDeadline(deadline) { try await response.body.collect(upTo: limit) }
+                    raw = RawResponse(head: head, body: Data(bytes.readableBytesView), url: url)
+                } else {
+                    let body = try await beforeDeadline(deadline) {
+                        var body = Data()
+                        try await Self.decode(response.body, codings, limit: limit, request: request.summary) {
+                            window in
+                            body.append(contentsOf: window.readableBytesView)
+                        }
+                        return body
+                    }
+                    raw = RawResponse(head: ContentCoding.decodedHead(head), body: body, url: url)
+                }
+                raw.httpVersion =
+                    response.version.major >= 2 ? "HTTP/\(response.version.major)" : "\(response.version)"
+                return raw
             }
-            raw.httpVersion = response.version.major >= 2 ? "HTTP/\(response.version.major)" : "\(response.version)"
-            return raw
         } catch {
-            throw Self.requestError(for: error, request: request)
+            throw Self.requestError(for: error, request: request, proxy: route.proxy)
         }
     }
 
@@ -193,30 +237,76 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         body: @escaping @Sendable (Data) async throws(RequestError) -> Void
     ) async throws(RequestError) {
         let deadline = request.timeLeft.map { NIODeadline.now() + TimeAmount($0) } ?? .distantFuture
+        let route = route(for: request)
         do {
-            let response = try await execute(request, deadline: deadline)
-            let responseHead = Self.head(of: response)
-            let codings = ContentCoding.codingsToUndo(
-                in: responseHead,
-                method: request.head.method,
-                requested: request.head.headerFields[values: .acceptEncoding]
-            )
-            try await head(codings.isEmpty ? responseHead : ContentCoding.decodedHead(responseHead))
-            // The body too ends at the deadline (none for downloads, whose requests have no
-            // timeout), unless the receiver holds it: then the exchange waits for the receiver.
-            try await beforeDeadline(deadline) {
-                guard !codings.isEmpty else {
-                    for try await buffer in response.body {
-                        try await body(Self.data(buffer))
+            try await exchange(request, on: route, deadline: deadline) { response in
+                let responseHead = Self.head(of: response)
+                let codings = ContentCoding.codingsToUndo(
+                    in: responseHead,
+                    method: request.head.method,
+                    requested: request.head.headerFields[values: .acceptEncoding]
+                )
+                try await head(codings.isEmpty ? responseHead : ContentCoding.decodedHead(responseHead))
+                // The body too ends at the deadline (none for downloads, whose requests have no
+                // timeout), unless the receiver holds it: then the exchange waits for the receiver.
+                try await beforeDeadline(deadline) {
+                    guard !codings.isEmpty else {
+                        for try await buffer in response.body {
+                            try await body(Self.data(buffer))
+                        }
+                        return
                     }
-                    return
-                }
-                try await Self.decode(response.body, codings, limit: .max, request: request.summary) { window in
-                    try await body(Self.data(window))
+                    try await Self.decode(response.body, codings, limit: .max, request: request.summary) { window in
+                        try await body(Self.data(window))
+                    }
                 }
             }
         } catch {
-            throw Self.requestError(for: error, request: request)
+            throw Self.requestError(for: error, request: request, proxy: route.proxy)
+        }
+    }
+
+    // MARK: - Routes
+
+    /// How a request reaches its origin: directly or through a `CONNECT` tunnel, both on an
+    /// AsyncHTTPClient pool, or whole through a proxy (plain `http`).
+    private enum Route {
+        case pool(AsyncHTTPClient.HTTPClient, proxy: ProxyServer?)
+        case forwarded(ProxyForwarder)
+
+        /// The proxy the request goes through, if any.
+        var proxy: ProxyServer? {
+            switch self {
+            case .pool(_, let proxy): proxy
+            case .forwarded(let forwarder): forwarder.proxy
+            }
+        }
+    }
+
+    /// The route `proxies` give `request`.
+    private func route(for request: PreparedRequest) -> Route {
+        let scheme = request.head.scheme?.lowercased() ?? "https"
+        guard let proxy = proxies.proxy(forScheme: scheme, host: request.host) else { return .pool(client, proxy: nil) }
+        if scheme == "https", let tunnel { return .pool(tunnel, proxy: proxy) }
+        let group = client.eventLoopGroup
+        return .forwarded(
+            ProxyForwarder(proxy: proxy, group: group, connectTimeout: connectTimeout, readTimeout: readTimeout)
+        )
+    }
+
+    /// Sends `request` on `route` and hands the response to `handle`, whose body is read from
+    /// the connection as `handle` asks for it.
+    private func exchange<Result: Sendable>(
+        _ request: PreparedRequest,
+        on route: Route,
+        deadline: NIODeadline,
+        _ handle: (HTTPClientResponse) async throws -> Result
+    ) async throws -> Result {
+        switch route {
+        case .pool(let client, _):
+            return try await handle(try await execute(request, on: client, deadline: deadline))
+        case .forwarded(let forwarder):
+            return try await forwarder.execute(request, deadline: deadline, handle)
         }
     }
 
@@ -228,7 +318,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// A pooled connection that the server closed while it was idle looks alive until a request
     /// is written to it; without this, a server's idle timeout that ends as the next request
     /// leaves would fail that request.
-    private func execute(_ request: PreparedRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+    private func execute(
+        _ request: PreparedRequest,
+        on client: AsyncHTTPClient.HTTPClient,
+        deadline: NIODeadline
+    ) async throws -> HTTPClientResponse {
         do {
             return try await client.execute(Self.outgoing(request), deadline: deadline)
         } catch {
@@ -372,6 +466,38 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let code = Int(response.status.code)
         let status = HTTPResponse.Status(code: code, reasonPhrase: response.status.reasonPhrase)
         return HTTPResponse(status: status, headerFields: fields)
+    }
+
+    /// The error for `error`, which happened on the way to the origin through `proxy`, if any:
+    /// failing to reach the proxy, or a tunnel it refused, is a ``TransportFailure/Kind/proxy``
+    /// failure naming the proxy (without its credentials).
+    static func requestError(for error: any Error, request: PreparedRequest, proxy: ProxyServer?) -> RequestError {
+        let failure = requestError(for: error, request: request)
+        guard let proxy, case .transport(let transport) = failure else { return failure }
+        let defaultPort = request.head.scheme?.lowercased() == "http" ? 80 : 443
+        let port = HTTPAuthority(parsing: request.head.authority ?? "")?.port ?? defaultPort
+        let target = request.host.contains(":") ? "[\(request.host)]:\(port)" : "\(request.host):\(port)"
+        let detail: String
+        switch (error as? HTTPClientError, transport.kind) {
+        case (.proxyAuthenticationRequired?, _):
+            detail = "the proxy \(proxy) asks for credentials it was not given or did not accept (407)"
+        case (.invalidProxyResponse?, _):
+            detail = "the proxy \(proxy) refused to open a tunnel to \(target)"
+        case (.httpProxyHandshakeTimeout?, _):
+            return .transport(
+                TransportFailure(
+                    .timedOut,
+                    request: request.summary,
+                    detail: "the proxy \(proxy) did not open a tunnel in time",
+                    cause: error
+                )
+            )
+        case (_, .connectionRefused), (_, .hostNotFound):
+            detail = "could not connect to the proxy \(proxy): \(transport.detail)"
+        default:
+            return failure
+        }
+        return .transport(TransportFailure(.proxy, request: request.summary, detail: detail, cause: error))
     }
 
     static func requestError(for error: any Error, request: PreparedRequest) -> RequestError {

@@ -13,7 +13,17 @@ struct TransportConformanceTests {
     enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case asyncHTTPClient
         case urlSession
+        /// The AsyncHTTPClient transport through a real proxy (tinyproxy), which the requests,
+        /// plain `http`, reach whole (``ProxyTests`` has the rest).
+        case proxied
         var testDescription: String { rawValue }
+
+        /// The transports these tests run: `proxied` where tinyproxy is installed.
+        static let allCases: [Self] =
+            TinyProxy.isAvailable ? [.asyncHTTPClient, .urlSession, .proxied] : [.asyncHTTPClient, .urlSession]
+
+        /// Whether the AsyncHTTPClient transport sends the requests (directly or through the proxy).
+        var isAsyncHTTPClient: Bool { self != .urlSession }
     }
 
     struct Movie: Codable, Equatable, Sendable {
@@ -209,7 +219,7 @@ struct TransportConformanceTests {
             ]
             // FoundationNetworking on Linux traps on some protocol-relative Locations before any
             // delegate is asked (README, Security); the AsyncHTTPClient transport is not affected.
-            for location in locations where transport == .asyncHTTPClient || !location.hasPrefix("//") {
+            for location in locations where transport.isAsyncHTTPClient || !location.hasPrefix("//") {
                 let endpoint = Endpoint<Data>(path: "/redirect-to", query: [.init(name: "url", value: location)])
                 let error = await #expect(throws: RequestError.self, "\(location)") { try await client.send(endpoint) }
                 switch error {
@@ -398,7 +408,7 @@ struct TransportConformanceTests {
             // The AsyncHTTPClient transport closes the connection at once. FoundationNetworking
             // may keep a cancelled transfer's connection open a while under load, reading
             // nothing (the request has ended all the same).
-            if transport == .asyncHTTPClient {
+            if transport.isAsyncHTTPClient {
                 try await server.events.waitForDisconnect("trickle-\(transport)", timeout: .seconds(60))
             }
 
@@ -425,7 +435,7 @@ struct TransportConformanceTests {
             #expect(error?.transportFailure?.kind == .timedOut)
             let started = attempts.startedInTime
             #expect(!started.isEmpty && started.allSatisfy { $0 == true }, "\(started)")
-            if transport == .asyncHTTPClient { #expect(started.count == 1, "the first attempt ends at the deadline") }
+            if transport.isAsyncHTTPClient { #expect(started.count == 1, "the first attempt ends at the deadline") }
         }
     }
 
@@ -468,6 +478,12 @@ struct TransportConformanceTests {
         try await withClient(transport, baseURL: URL(string: "http://127.0.0.1:1")) { client, _ in
             let error = await #expect(throws: RequestError.self) {
                 try await client.send(Endpoint<Data>(path: "/json"))
+            }
+            // Expected to differ: through a proxy, the proxy is what connects, and it answers
+            // for the origin (as curl shows too).
+            if transport == .proxied {
+                #expect(error?.httpFailure?.status == 500, "\(String(describing: error))")
+                return
             }
             let failure = try #require(error?.transportFailure)
             #expect(failure.kind == .connectionRefused)
@@ -605,6 +621,14 @@ struct TransportConformanceTests {
                 let transport = URLSessionTransport()
                 defer { transport.invalidate() }
                 try await body(HTTPClient(transport: transport, configuration: configuration), server)
+            case .proxied:
+                try await TinyProxy.withRunning { proxy in
+                    var settings = AsyncHTTPClientTransport.Configuration(connectTimeout: timeout)
+                    settings.proxy = ProxySettings(try ProxyServer(url: proxy.url))
+                    try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
+                        try await body(HTTPClient(transport: transport, configuration: configuration), server)
+                    }
+                }
             }
         }
     }

@@ -95,7 +95,7 @@ extension Caching {
         afterFailure error: RequestError
     ) -> RawResponse? {
         switch error.transportFailure?.kind {
-        case .connectionRefused?, .connectionLost?, .timedOut?, .hostNotFound?:
+        case .connectionRefused?, .connectionLost?, .timedOut?, .hostNotFound?, .proxy?:
             return staleAllowed(stored, for: request, window: nil) ? staleAnswer(stored, request) : nil
         default:
             return nil

@@ -142,6 +142,9 @@ extension RequestError: CustomStringConvertible {
             return "The compressed body of \(request) could not be decompressed\(detail): the server sent it "
                 + "corrupt or cut short. Ask for it uncompressed (Accept-Encoding: identity, or "
                 + "HTTPClient.Configuration.acceptedEncodings = []) or report it to the service."
+        case .proxy:
+            return "\(request) failed at its proxy\(detail): check the proxy's address and "
+                + "credentials, and that it lets you reach this host and port."
         case .other:
             return "\(request) failed\(detail); check your network and try again."
         }
