@@ -128,6 +128,12 @@ struct Get: AsyncParsableCommand {
                 "--ca-cert works with the async-http-client transport; leave out --transport urlsession."
             )
         }
+        if transport == .urlSession, security.proxy != nil || security.noProxy != nil {
+            throw ValidationError(
+                "--proxy and --noproxy work with the async-http-client transport: URLSession takes its proxy from "
+                    + "https_proxy, http_proxy and NO_PROXY (or, on Apple platforms, the system settings)."
+            )
+        }
         if data != nil, dataBinary != nil { throw ValidationError("Give the body once: --data or --data-binary.") }
         try streaming.validate(with: [
             ("--json", json), ("--pick", pick != nil), ("--curl", curl), ("--cache", cache != nil),
@@ -182,7 +188,7 @@ struct Get: AsyncParsableCommand {
     private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws {
         do {
             if curl {
-                Terminal.output(try client.prepare(endpoint).curlCommand())
+                Terminal.output(try client.prepare(endpoint).curlCommand() + security.curlArguments)
             } else if let mode = streaming.mode {
                 try await streaming.run(
                     mode,

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Courier
 import CourierAsyncHTTPClient
+import Foundation
 
-/// `--allow-http HOST` and `--ca-cert FILE`, shared by the commands that fetch URLs.
+/// `--allow-http HOST`, `--ca-cert FILE`, `--proxy URL` and `--noproxy HOSTS`, shared by the
+/// commands that fetch URLs.
 struct SecurityOptions: ParsableArguments {
     @Option(
         name: .customLong("allow-http"),
@@ -20,8 +22,68 @@ struct SecurityOptions: ParsableArguments {
     )
     var caCertificates: [String] = []
 
+    @Option(
+        name: .customLong("proxy"),
+        help: """
+            Send requests through this HTTP proxy: http://[user:password@]host[:port] (port 1080 if none). \
+            '' for none. Without it, https_proxy, http_proxy and all_proxy are read as curl reads them.
+            """
+    )
+    var proxy: String?
+
+    @Option(
+        name: .customLong("noproxy"),
+        help: "Hosts reached without the proxy, comma-separated ('*' for all); in place of NO_PROXY."
+    )
+    var noProxy: String?
+
     func validate() throws {
         _ = try trustRoots()
+        _ = try proxySettings()
+    }
+
+    /// The proxies `--proxy` and `--noproxy` give, or the environment's, or a usage error
+    /// naming what is wrong (never the URL, which may hold a password).
+    func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ProxySettings {
+        do throws(ProxyError) {
+            var settings: ProxySettings
+            if let proxy {
+                // Given, it stands in for the proxy variables, whatever they hold; NO_PROXY stays.
+                let server: ProxyServer?
+                do throws(ProxyError) {
+                    server = proxy.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try ProxyServer(url: proxy)
+                } catch {
+                    throw ProxyError(variable: "--proxy", reason: error.reason)
+                }
+                settings = ProxySettings(
+                    http: server,
+                    https: server,
+                    bypass: ProxySettings.bypass(environment: environment)
+                )
+            } else {
+                settings = try ProxySettings(environment: environment)
+            }
+            if let noProxy { settings.bypass = ProxySettings.bypassEntries(in: noProxy) }
+            return settings
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// What `--proxy` and `--noproxy` add to a curl command (`--curl`), the proxy's credentials
+    /// redacted; nothing when the proxy comes from the environment, which curl reads alike.
+    var curlArguments: String {
+        guard let proxy else {
+            return noProxy.map { " --noproxy " + PreparedRequest.shellQuoted(Self.listed($0)) } ?? ""
+        }
+        guard let server = try? ProxyServer(url: proxy) else { return " --noproxy '*'" }  // '': none
+        return " -x " + PreparedRequest.shellQuoted("\(server)")
+            + (noProxy.map { " --noproxy " + PreparedRequest.shellQuoted(Self.listed($0)) } ?? "")
+    }
+
+    /// A `NO_PROXY` list as curl takes it: entries joined by commas.
+    private static func listed(_ list: String) -> String {
+        ProxySettings.bypassEntries(in: list).joined(separator: ",")
     }
 
     /// The default policy with the hosts allowed.
@@ -57,6 +119,7 @@ struct SecurityOptions: ParsableArguments {
     ) async throws -> Result {
         var configuration = configuration
         configuration.additionalTrustRoots = try trustRoots()
+        configuration.proxy = try proxySettings()
         return try await AsyncHTTPClientTransport.withTransport(configuration: configuration, body)
     }
 }

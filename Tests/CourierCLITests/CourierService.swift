@@ -41,7 +41,7 @@ final class CourierService: @unchecked Sendable {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = Courier.environment(environment)
         output = Pipe()
         errors = Pipe()
         process.standardOutput = output

@@ -20,7 +20,7 @@ extension PreparedRequest {
         case .head: parts.append("--head")
         default: parts += ["-X", head.method.rawValue]
         }
-        parts.append(Self.quoted(redactingSecrets ? Redaction.redactingURL(url) : url))
+        parts.append(Self.shellQuoted(redactingSecrets ? Redaction.redactingURL(url) : url))
         var fields = head.headerFields
         // curl asks for compressed bodies, and decompresses them, with --compressed; without it
         // it asks for none: `identity`.
@@ -35,14 +35,15 @@ extension PreparedRequest {
         }
         for field in fields {
             parts += [
-                "-H", Self.quoted("\(field.name): \(Redaction.displayedValue(of: field, redacting: redactingSecrets))"),
+                "-H",
+                Self.shellQuoted("\(field.name): \(Redaction.displayedValue(of: field, redacting: redactingSecrets))"),
             ]
         }
         if compressed { parts.append("--compressed") }
         if var body, !body.isEmpty {
             if redactingSecrets { body = Redaction.redactingBody(body, contentType: head.headerFields[.contentType]) }
             if let text = String(data: body, encoding: .utf8) {
-                parts += ["--data-binary", Self.quoted(text)]
+                parts += ["--data-binary", Self.shellQuoted(text)]
             } else {
                 parts += ["--data-binary", "@body.bin", "# \(body.count) bytes of binary data, not shown"]
             }
@@ -51,7 +52,7 @@ extension PreparedRequest {
     }
 
     /// A POSIX shell single-quoted word.
-    private static func quoted(_ word: String) -> String {
+    package static func shellQuoted(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

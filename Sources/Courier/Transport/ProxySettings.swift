@@ -66,8 +66,14 @@ public struct ProxySettings: Sendable, Hashable {
         self.init(
             http: try server("http_proxy") ?? all,
             https: try server("https_proxy", "HTTPS_PROXY") ?? all,
-            bypass: value("no_proxy", "NO_PROXY").map { Self.entries(of: $0.value) } ?? []
+            bypass: Self.bypass(environment: environment)
         )
+    }
+
+    /// The hosts `no_proxy` (or `NO_PROXY`) names, for those who take the proxy from elsewhere.
+    public static func bypass(environment: [String: String]) -> [String] {
+        let list = ["no_proxy", "NO_PROXY"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        return list.map(bypassEntries(in:)) ?? []
     }
 
     /// Whether any proxy is set.
@@ -88,7 +94,8 @@ public struct ProxySettings: Sendable, Hashable {
 
     // MARK: - NO_PROXY
 
-    static func entries(of list: String) -> [String] {
+    /// The entries of a `NO_PROXY` list: comma-separated, spaces around them ignored.
+    public static func bypassEntries(in list: String) -> [String] {
         list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
