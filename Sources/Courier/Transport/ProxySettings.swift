@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which proxy, if any, a request goes through: one for `http` URLs, one for `https` URLs, and
-/// the hosts that are reached directly.
+/// the hosts that are reached directly. `AsyncHTTPClientTransport.Configuration.proxy` takes it.
 ///
 /// Read from the environment as curl reads it:
 ///

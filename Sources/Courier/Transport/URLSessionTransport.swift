@@ -15,6 +15,11 @@ public import Foundation
 /// transport), enforces the total timeout and response-size limit of each request, and cancels
 /// the `URLSessionTask` when the calling task is cancelled. Call ``invalidate()`` when done:
 /// a session keeps its delegate until then.
+///
+/// Proxies are the session's: on Apple platforms the system's settings or the configuration's
+/// `connectionProxyDictionary`; on Linux FoundationNetworking has no proxy setting, and its
+/// libcurl reads `https_proxy`, `http_proxy`, `all_proxy` and `no_proxy` by itself, by the
+/// rules ``ProxySettings/init(environment:)`` follows.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
