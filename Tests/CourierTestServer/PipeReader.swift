@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -30,5 +31,30 @@ public enum PipeReader {
                 return
             }
         }
+    }
+
+    /// Waits until `handle` (a child's output) gives `marker`, at most `timeout`, and returns
+    /// whether it did; the pipe is read on to its end on a thread of its own, so that the child
+    /// never blocks writing. `false` as soon as the pipe ends without the marker (the child
+    /// exited).
+    public static func waitFor(_ marker: String, in handle: FileHandle, timeout: DispatchTimeInterval) -> Bool {
+        let ready = DispatchSemaphore(value: 0)
+        let seen = Mutex(false)
+        Thread {
+            var text = Data()
+            var said = false
+            readChunks(handle) { chunk in
+                guard !said else { return }
+                text.append(chunk)
+                if String(decoding: text, as: UTF8.self).contains(marker) {
+                    said = true
+                    seen.withLock { $0 = true }
+                    ready.signal()
+                }
+            }
+            if !said { ready.signal() }
+        }.start()
+        _ = ready.wait(timeout: .now() + timeout)
+        return seen.withLock { $0 }
     }
 }

@@ -75,21 +75,7 @@ public struct TinyProxy: Sendable {
             process.standardError = log
             process.standardInput = FileHandle.nullDevice
             try process.run()
-            let ready = DispatchSemaphore(value: 0)
-            Thread {
-                var seen = Data()
-                var said = false
-                PipeReader.readChunks(log.fileHandleForReading) { chunk in
-                    guard !said else { return }
-                    seen.append(chunk)
-                    if String(decoding: seen, as: UTF8.self).contains("Accepting connections") {
-                        said = true
-                        ready.signal()
-                    }
-                }
-                if !said { ready.signal() }  // it exited without listening
-            }.start()
-            _ = ready.wait(timeout: .now() + 60)
+            _ = PipeReader.waitFor("Accepting connections", in: log.fileHandleForReading, timeout: .seconds(60))
             if process.isRunning { return (process, port) }
         }
         throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "tinyproxy did not start"])

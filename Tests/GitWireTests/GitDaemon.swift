@@ -53,21 +53,7 @@ final class GitDaemon: @unchecked Sendable {
             daemon.standardError = errors
             daemon.standardInput = FileHandle.nullDevice
             try daemon.run()
-            let ready = DispatchSemaphore(value: 0)
-            Thread {
-                var seen = Data()
-                var said = false
-                PipeReader.readChunks(errors.fileHandleForReading) { chunk in
-                    guard !said else { return }
-                    seen.append(chunk)
-                    if String(decoding: seen, as: UTF8.self).contains("Ready to rumble") {
-                        said = true
-                        ready.signal()
-                    }
-                }
-                if !said { ready.signal() }  // it exited without listening
-            }.start()
-            _ = ready.wait(timeout: .now() + 60)
+            _ = PipeReader.waitFor("Ready to rumble", in: errors.fileHandleForReading, timeout: .seconds(60))
             if daemon.isRunning, Self.canConnect(port) {
                 self.port = port
                 self.daemon = daemon
