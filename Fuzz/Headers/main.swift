@@ -2,7 +2,9 @@
 // (Cache/CacheControl.swift), Retry-After (Errors/RetryAfter.swift) and HTTP dates
 // (Cache/HTTPDate.swift), media types (Endpoint/MediaType.swift), Content-Range and Range
 // (Ranges/) with the parts a cache joins (Cache/PartialContent.swift), and redaction of
-// header values and bodies (Security/Redaction*.swift), which reads responses as they come.
+// header values and bodies (Security/Redaction*.swift), which reads responses as they come;
+// and cookies (Cookies/): Set-Cookie fields, their dates, the fields Foundation joins, cookie
+// files and public suffix rules.
 //
 // Built into the Courier module's own sources (internal types are reachable); HTTPTypes and
 // Logging are linked from the package's debug build.
@@ -56,6 +58,29 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             if let missing = parts.missing(in: 0..<1000) { precondition(!parts.covers(missing), "missing but covered") }
         }
     }
+    // Cookies: what is kept obeys the RFC's limits, and a file written back reads the same.
+    if let set = SetCookie(value, now: now) {
+        precondition(set.name.utf8.count + set.value.utf8.count <= SetCookie.maximumPairLength, "an oversized cookie")
+        precondition(!(set.name + set.value).utf8.contains { $0 < 0x20 && $0 != 0x09 }, "a control character kept")
+        if let expires = set.expires {
+            precondition(expires <= now + SetCookie.maximumLifetime, "a cookie living past 400 days")
+        }
+    }
+    let fields = SetCookie.fields(inCombined: value)
+    // Split at commas, the spaces after them dropped: never more bytes than were given.
+    precondition(fields.joined(separator: ",").utf8.count <= value.utf8.count, "the split added bytes")
+    _ = CookieDate.parse(value)
+    if let cookies = CookieFile.parse(Data(value.utf8), now: now) {
+        for cookie in cookies { precondition(!cookie.hasExpired(at: now) && cookie.path.hasPrefix("/"), "a bad cookie read") }
+    }
+    let suffixes = PublicSuffixList(rules: value)
+    for line in value.split(separator: "\n").prefix(8) {
+        _ = suffixes.isPublicSuffix(String(line))
+        _ = CookieStore.domain(String(line), matches: "www.example.com")
+        _ = CookieStore.path(String(line), matches: "/a/b")
+        _ = CookieStore.defaultPath(of: String(line))
+    }
+
     // Redaction: what it leaves is what it was given, secrets aside; it never grows a body
     // by more than the placeholders it writes.
     let bytes = Data(value.utf8)

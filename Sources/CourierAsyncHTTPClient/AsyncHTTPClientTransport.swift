@@ -424,8 +424,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
         outgoing.headers.reserveCapacity(request.head.headerFields.count)
-        for field in request.head.headerFields {
+        for field in request.head.headerFields where field.name != .cookie {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        // One Cookie field, its pieces joined by "; " (RFC 6265 §5.4): HTTPFields keeps them
+        // apart, as HTTP/2 may send them.
+        if let cookies = request.head.headerFields[.cookie] {
+            outgoing.headers.add(name: "Cookie", value: cookies)
         }
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))

@@ -98,8 +98,12 @@ struct ProxyForwarder: Sendable {
         )
         head.headers.reserveCapacity(request.head.headerFields.count + 3)
         head.headers.add(name: "Host", value: authority)
-        for field in request.head.headerFields where proxy.credentials == nil || field.name != .proxyAuthorization {
+        for field in request.head.headerFields
+        where field.name != .cookie && (proxy.credentials == nil || field.name != .proxyAuthorization) {
             head.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let cookies = request.head.headerFields[.cookie] {
+            head.headers.add(name: "Cookie", value: cookies)  // one field, as the direct route sends
         }
         if let credentials = proxy.credentials {
             let pair = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()

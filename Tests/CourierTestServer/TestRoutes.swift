@@ -56,6 +56,15 @@ enum TestRoutes {
             redirect(to: request.uri.queryParameters.get("url") ?? "/json", status: .temporaryRedirect)
         }
         router.post("/see-other") { _, _ in redirect(to: "/echo", status: .seeOther) }
+        router.get("/cookies/set") { request, _ in
+            // A `Set-Cookie` field for each `c`; a 302 to `then` when it is given.
+            let query = request.uri.queryParameters
+            var headers = HTTPFields()
+            for cookie in query[values: "c"] { headers.append(HTTPField(name: .setCookie, value: String(cookie))) }
+            guard let then = query.get("then") else { return Response(status: .noContent, headers: headers) }
+            headers[.location] = then
+            return Response(status: .found, headers: headers)
+        }
         router.get("/unauthorized") { _, _ in
             json(
                 #"{"status_code":7,"status_message":"Invalid API key: You must be granted a valid key."}"#,

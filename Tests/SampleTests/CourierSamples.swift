@@ -67,6 +67,21 @@ enum CourierSamples {
         print(proxy)   // http://REDACTED@proxy.example:3128
     }
 
+    // MARK: - CookieStore and PublicSuffixList
+
+    static func cookieStore(transport: some HTTPTransport) throws {
+        let cookies = try CookieStore(file: URL(fileURLWithPath: "cookies.txt"))
+        let client = HTTPClient(transport: transport, configuration: .init(cookies: cookies))
+        keep(client)
+    }
+
+    // swift-format-ignore
+    static func publicSuffixes() {
+        let suffixes = PublicSuffixList(rules: "com\nco.uk\n*.ck\n!www.ck")
+        print(suffixes.isPublicSuffix("co.uk"))         // true
+        print(suffixes.isPublicSuffix("example.co.uk")) // false
+    }
+
     // MARK: - ContentCoding
 
     // swift-format-ignore

@@ -42,6 +42,7 @@ extension Caching {
         guard request.head.method == .get, response.url == request.url,
             CacheRules.isStorable(request: request.head, response: response.head),
             let names = CacheRules.varyingFieldNames(of: response.head),
+            !(response.carriedStoredCookies && names.contains("cookie")),
             Self.hasItsWholeBody(response)
         else { return nil }
         var entry = CachedResponse(

@@ -16,8 +16,29 @@ enum PrivateFile {
         var description: String { "\(path): \(String(cString: strerror(code)))" }
     }
 
-    /// Creates `path`, which must not exist yet, holding `data`.
-    static func write(_ data: Data, to path: String) throws(Failure) {
+    /// Puts a new file holding `data` at `path` in one step: written beside it under a
+    /// temporary name, flushed to the disk, then renamed over it, so that a reader or a crash
+    /// finds the old file or the new one, never half of one.
+    static func replace(_ path: String, with data: Data) throws(Failure) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary = (directory.isEmpty ? "." : directory) + "/.\(name).\(UUID().uuidString).tmp"
+        do {
+            try write(data, to: temporary, synchronized: true)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw Failure(path: path, code: code)
+        }
+    }
+
+    /// Creates `path`, which must not exist yet, holding `data`; with `synchronized`, on the
+    /// disk before it returns.
+    static func write(_ data: Data, to path: String, synchronized: Bool = false) throws(Failure) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(path: path, code: errno) }
         defer { close(descriptor) }
@@ -36,6 +57,7 @@ enum PrivateFile {
             return nil
         }
         if let failure { throw Failure(path: path, code: failure) }
+        if synchronized, fsync(descriptor) != 0 { throw Failure(path: path, code: errno) }
     }
 
     /// The contents of `path`, or `nil` when it does not exist, is not a regular file, cannot

@@ -49,6 +49,10 @@ public struct HTTPClient: Sendable {
         /// asked for as given, and their bodies handed over as they came unless the transport
         /// knows them (Foundation's does `br`). See ``ContentCoding``.
         public var acceptedEncodings: [ContentCoding]
+        /// The cookies the client keeps and sends, by the rules of RFC 6265bis; `nil` (the
+        /// default) for none: every request goes without the store's cookies, and `Set-Cookie`
+        /// is not kept. Each redirect hop gets the cookies of its own URL. See ``CookieStore``.
+        public var cookies: CookieStore?
 
         /// Creates a configuration; the defaults suit talking to public JSON APIs.
         public init(
@@ -60,7 +64,8 @@ public struct HTTPClient: Sendable {
             maxResponseSize: Int = 16 << 20,
             maxRedirects: Int = 10,
             middleware: [any Middleware] = [],
-            acceptedEncodings: [ContentCoding] = [.gzip, .deflate]
+            acceptedEncodings: [ContentCoding] = [.gzip, .deflate],
+            cookies: CookieStore? = nil
         ) {
             self.baseURL = baseURL
             self.decoder = decoder
@@ -71,6 +76,7 @@ public struct HTTPClient: Sendable {
             self.maxRedirects = maxRedirects
             self.middleware = middleware
             self.acceptedEncodings = acceptedEncodings
+            self.cookies = cookies
         }
     }
 
@@ -100,8 +106,9 @@ public struct HTTPClient: Sendable {
         configuration: Configuration,
         middleware: [any Middleware]
     ) -> Middleware.Next {
+        // Cookies go and come at each hop, inside the redirects: a hop gets its own URL's.
         let core = RedirectFollower(
-            transport: transport,
+            transport: configuration.cookies.map { CookieTransport(base: transport, store: $0) } ?? transport,
             policy: configuration.securityPolicy,
             maxRedirects: configuration.maxRedirects
         )

@@ -41,18 +41,10 @@ struct PartialDownload: Sendable {
     /// Writes the metadata readable by its owner only (it holds the URL, which may carry a
     /// token), replacing the previous one in one step.
     func save(_ metadata: Metadata) throws(RequestError) {
-        let temporary = self.metadata.deletingLastPathComponent()
-            .appendingPathComponent(".\(UUID().uuidString).download.json.tmp")
         do {
-            try PrivateFile.write(try JSONEncoder().encode(metadata), to: temporary.path)
+            try PrivateFile.replace(self.metadata.path, with: try JSONEncoder().encode(metadata))
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
             throw .fileSystem(path: self.metadata.path, reason: "\(error)")
-        }
-        guard rename(temporary.path, self.metadata.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw .fileSystem(path: self.metadata.path, reason: reason)
         }
     }
 

@@ -121,7 +121,7 @@ public struct ProxySettings: Sendable, Hashable {
 }
 
 /// An address block such as `10.0.0.0/8` or `fd00::/8`.
-private struct AddressPrefix {
+struct AddressPrefix {
     let bytes: [UInt8]
     let length: Int
 

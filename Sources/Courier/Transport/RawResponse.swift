@@ -17,6 +17,10 @@ public struct RawResponse: Sendable {
     /// The body still arriving, when the response is streamed (``HTTPClient/stream(_:timeout:idleTimeout:)``);
     /// ``body`` is empty then. Middleware that passes the response on keeps it.
     var stream: StreamedResponse.Body?
+    /// Whether the request went with cookies from a ``CookieStore``, which the cache (outside
+    /// the redirects, where the store adds them) did not see: a response that varies with
+    /// `Cookie` is then not stored.
+    var carriedStoredCookies = false
 
     /// Creates a response.
     public init(head: HTTPResponse, body: Data = Data(), url: String) {

@@ -29,12 +29,17 @@ public final class URLSessionTransport: HTTPTransport {
     /// Creates a transport with its own session.
     ///
     /// - Parameter configuration: The session configuration; `.ephemeral` by default. The
-    ///   transport uses a copy whose `urlCache` is switched off: caching belongs to the client,
-    ///   where it follows the same rules on every platform.
+    ///   transport uses a copy whose `urlCache` and cookie storage are switched off: caching and
+    ///   cookies belong to the client, where they follow the same rules on every platform.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // Cookies too belong to the client (`HTTPClient.Configuration.cookies`): a session's
+        // own store would keep and send them silently, by other rules.
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         let delegate = SessionDelegate()
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
@@ -111,8 +116,13 @@ public final class URLSessionTransport: HTTPTransport {
         if Task.isCancelled { throw .cancelled }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.head.method.rawValue
-        for field in request.head.headerFields {
+        for field in request.head.headerFields where field.name != .cookie {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
+        // One Cookie field, its pieces joined by "; " (RFC 6265 §5.4): HTTPFields keeps them
+        // apart, and Foundation would join them by ", ".
+        if let cookies = request.head.headerFields[.cookie] {
+            urlRequest.setValue(cookies, forHTTPHeaderField: "Cookie")
         }
         urlRequest.httpBody = request.body
         if let timeout = request.timeout {
@@ -305,7 +315,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else {
                 continue
             }
-            fields.append(HTTPField(name: name, value: value))
+            // Foundation joins repeated fields with ", ", which `Set-Cookie` cannot take.
+            for value in name == .setCookie ? SetCookie.fields(inCombined: value) : [value] {
+                fields.append(HTTPField(name: name, value: value))
+            }
         }
         let head = HTTPResponse(
             status: .init(code: response.statusCode, reasonPhrase: ReasonPhrase.standard(for: response.statusCode)),
