@@ -101,6 +101,15 @@ struct Get: AsyncParsableCommand {
     @Flag(help: "With --cache: answer from the cache only, never the network (504 when nothing is stored).")
     var offline = false
 
+    @Option(
+        name: .customLong("cookie-jar"),
+        help: """
+            Send the cookies in this file and keep those the server sets in it, as curl's -b FILE -c FILE \
+            (curl's format; created when missing, private to you).
+            """
+    )
+    var cookieJar: String?
+
     @OptionGroup var recording: RecordOption
 
     @Option(help: "The transport: async-http-client (default) or urlsession.")
@@ -177,6 +186,10 @@ struct Get: AsyncParsableCommand {
             throw error
         }
         await Self.waitForRevalidations(of: client)
+        // The store wrote the file at each change; a failure to is reported here, once.
+        if let cookies = client.configuration.cookies, let failure = await cookies.lastSaveFailure {
+            throw CommandFailure(failure.description, status: .unexpected)
+        }
     }
 
     private static func waitForRevalidations(of client: HTTPClient) async {
@@ -188,7 +201,10 @@ struct Get: AsyncParsableCommand {
     private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws {
         do {
             if curl {
-                Terminal.output(try client.prepare(endpoint).curlCommand() + security.curlArguments)
+                let jar = cookieJar.map {
+                    " -b \(PreparedRequest.shellQuoted($0)) -c \(PreparedRequest.shellQuoted($0))"
+                }
+                Terminal.output(try client.prepare(endpoint).curlCommand() + security.curlArguments + (jar ?? ""))
             } else if let mode = streaming.mode {
                 try await streaming.run(
                     mode,
@@ -301,11 +317,20 @@ struct Get: AsyncParsableCommand {
                 throw CommandFailure(error.description, status: .usage)
             }
         }
+        var cookies: CookieStore?
+        if let cookieJar {
+            do {
+                cookies = try CookieStore(file: URL(fileURLWithPath: cookieJar))
+            } catch {
+                throw CommandFailure(error.description, status: .usage)
+            }
+        }
         return HTTPClient.Configuration(
             securityPolicy: policy,
             timeout: NumericOption.duration(seconds: timeout),
             maxResponseSize: maxSize,
-            middleware: middleware
+            middleware: middleware,
+            cookies: cookies
         )
     }
 

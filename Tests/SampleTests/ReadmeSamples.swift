@@ -15,6 +15,14 @@ enum ReadmeSamples {
         keep(transport)
     }
 
+    // MARK: - README.md, "Cookies"
+
+    static func cookies(transport: some HTTPTransport) throws {
+        let cookies = try CookieStore(file: URL(fileURLWithPath: "cookies.txt"))
+        let client = HTTPClient(transport: transport, configuration: .init(cookies: cookies))
+        keep(client)
+    }
+
     /// Uses a value a sample leaves for the code after it.
     static func keep<Value>(_ value: Value) {}
 
