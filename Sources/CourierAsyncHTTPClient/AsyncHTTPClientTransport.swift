@@ -143,7 +143,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         self.readTimeout = configuration.readTimeout
     }
 
-    /// Creates a transport on an existing client, which you keep and shut down yourself.
+    /// Creates a transport on an existing client, which you keep and shut down yourself. It
+    /// sends every request as that client does: ``Configuration/proxy`` does not apply (give the
+    /// client its own `proxy` if it needs one).
     ///
     /// Configure it with `redirectConfiguration: .disallow`, or its redirects will bypass
     /// Courier's security policy, and leave its `decompression` `.disabled` (the default): the
@@ -180,8 +182,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Closes the pooled connections. Does nothing for a client you passed in.
     public func shutdown() async throws {
         guard ownsClient else { return }
-        try await tunnel?.shutdown()
+        // Both pools, whichever fails.
+        var failure: (any Error)?
+        do { try await tunnel?.shutdown() } catch { failure = error }
         try await client.shutdown()
+        if let failure { throw failure }
     }
 
     // MARK: - Sending
@@ -392,13 +397,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// Whether a deadline's timer has fired; set on an event loop, read by the request's task.
-    private final class Expiry: Sendable {
-        private let fired = Mutex(false)
-        var isSet: Bool { fired.withLock { $0 } }
-        func set() { fired.withLock { $0 = true } }
-    }
-
     /// Whether `error` says the connection closed (or was reset) under the request, as opposed
     /// to a response that was malformed, too slow or refused.
     private static func closedBeforeResponse(_ error: any Error) -> Bool {
@@ -497,12 +495,23 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                     cause: error
                 )
             )
-        case (_, .connectionRefused), (_, .hostNotFound):
+        case (.connectTimeout?, _), (_, .connectionRefused), (_, .hostNotFound):
+            // Any failure to connect is the proxy's: the proxy is what the client connects to.
+            detail = "could not connect to the proxy \(proxy): \(transport.detail)"
+        case _ where Self.isConnecting(error):
             detail = "could not connect to the proxy \(proxy): \(transport.detail)"
         default:
             return failure
         }
         return .transport(TransportFailure(.proxy, request: request.summary, detail: detail, cause: error))
+    }
+
+    /// Whether `error` is a failure to open a connection (not one on an open connection).
+    private static func isConnecting(_ error: any Error) -> Bool {
+        if error is NIOConnectionError { return true }
+        if case .connectTimeout? = error as? ChannelError { return true }
+        if let error = error as? IOError { return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode) }
+        return false
     }
 
     static func requestError(for error: any Error, request: PreparedRequest) -> RequestError {

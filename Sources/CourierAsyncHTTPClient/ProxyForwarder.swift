@@ -6,6 +6,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// Sends plain `http` requests through an HTTP proxy as RFC 9112 §3.2.2 says a client does:
 /// the request line names the whole URL (`GET http://host/path HTTP/1.1`) and the proxy
@@ -27,52 +28,68 @@ struct ProxyForwarder: Sendable {
     /// Sends `request` through the proxy and hands its response to `handle`, whose body reads
     /// from the connection as `handle` asks for it. The connection closes when `handle`
     /// returns or throws, and at `deadline`, when the exchange fails with
-    /// `HTTPClientError.deadlineExceeded`.
+    /// `HTTPClientError.deadlineExceeded` whatever it was doing (connecting, sending, reading).
     func execute<Result: Sendable>(
         _ request: PreparedRequest,
         deadline: NIODeadline,
         _ handle: (HTTPClientResponse) async throws -> Result
     ) async throws -> Result {
-        let headPromise = group.any().makePromise(of: HTTPResponseHead.self)
-        let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
+        let (head, body) = try Self.parts(of: request, proxy: proxy)
+        let expiry = Expiry()
         do {
-            channel = try await ClientBootstrap(group: group)
-                .connectTimeout(TimeAmount(connectTimeout))
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .connect(host: proxy.host, port: proxy.port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let pipeline = channel.pipeline.syncOperations
-                        try pipeline.addHTTPClientHandlers()
-                        try pipeline.addHandler(ResponseHeadHandler(head: headPromise, deadline: deadline))
-                        return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
-                    }
-                }
+            return try await exchange(request, head: head, body: body, deadline: deadline, expiry: expiry, handle)
         } catch {
-            headPromise.fail(error)
+            if expiry.isSet, !Task.isCancelled { throw HTTPClientError.deadlineExceeded }
             throw error
         }
+    }
+
+    private func exchange<Result: Sendable>(
+        _ request: PreparedRequest,
+        head: HTTPRequestHead,
+        body: Data?,
+        deadline: NIODeadline,
+        expiry: Expiry,
+        _ handle: (HTTPClientResponse) async throws -> Result
+    ) async throws -> Result {
+        let readTimeout = self.readTimeout
+        // No longer than the time left: a proxy that does not answer ends at the deadline.
+        let timeLeft = deadline == .distantFuture ? connectTimeout : .nanoseconds((deadline - .now()).nanoseconds)
+        let (channel, responseHead) = try await ClientBootstrap(group: group)
+            .connectTimeout(TimeAmount(Swift.max(.zero, Swift.min(connectTimeout, timeLeft))))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connect(host: proxy.host, port: proxy.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // A promise for each connection attempt: a losing one cannot fail the winner's.
+                    let promise = channel.eventLoop.makePromise(of: HTTPResponseHead.self)
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHTTPClientHandlers()
+                    try pipeline.addHandler(ReadTimeoutHandler(timeout: readTimeout))
+                    try pipeline.addHandler(ResponseHeadHandler(head: promise, deadline: deadline, expiry: expiry))
+                    let wrapped = try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
+                        wrappingChannelSynchronously: channel
+                    )
+                    return (wrapped, promise.futureResult)
+                }
+            }
         let connection = channel.channel
         return try await channel.executeThenClose { inbound, outbound in
             try await withTaskCancellationHandler {
-                for part in try Self.parts(of: request, proxy: proxy) {
-                    try await outbound.write(part)
-                }
-                if let streamed = request.streamedBody, request.body == nil {
-                    for try await chunk in streamed.chunks(for: request.summary) {
-                        try await outbound.write(.body(.byteBuffer(ByteBuffer(data: chunk))))
+                do {
+                    try await outbound.write(.head(head))
+                    if let body {
+                        try await outbound.write(.body(.byteBuffer(ByteBuffer(data: body))))
+                    } else if let streamed = request.streamedBody {
+                        try await Self.write(streamed, of: request, to: outbound)
                     }
+                    try await outbound.write(.end(nil))
+                } catch  where error is ChannelError || error is IOError {
+                    // A proxy may answer before it has read everything (a 407, a 413) and
+                    // close: that answer is the response. Otherwise the write's failure is.
+                    // (The connection is closed, so the head has come or never will.)
+                    guard (try? await responseHead.get()) != nil else { throw error }
                 }
-                try await outbound.write(.end(nil))
-                if let readTimeout {
-                    // From here on, as AsyncHTTPClient does: a long upload is not a stalled read.
-                    try await connection.eventLoop.submit {
-                        try connection.pipeline.syncOperations.addHandlers(
-                            [IdleStateHandler(readTimeout: TimeAmount(readTimeout)), ReadTimeoutHandler()],
-                            position: .first
-                        )
-                    }.get()
-                }
-                let head = try await headPromise.futureResult.get()
+                let head = try await responseHead.get()
                 let response = HTTPClientResponse(
                     version: head.version,
                     status: head.status,
@@ -86,20 +103,42 @@ struct ProxyForwarder: Sendable {
         }
     }
 
-    /// The request head in absolute form, with `Host` and the proxy's credentials, and the body
+    /// Writes a streamed body, which must have the length it declares, if it declares one:
+    /// more would be read by the proxy as another request, less would leave it waiting.
+    private static func write(
+        _ streamed: StreamedBody,
+        of request: PreparedRequest,
+        to outbound: NIOAsyncChannelOutboundWriter<HTTPClientRequestPart>
+    ) async throws {
+        var written = 0
+        for try await chunk in streamed.chunks(for: request.summary) {
+            written += chunk.count
+            if let length = streamed.length, written > length { throw HTTPClientError.bodyLengthMismatch }
+            try await outbound.write(.body(.byteBuffer(ByteBuffer(data: chunk))))
+        }
+        if let length = streamed.length, written != length { throw HTTPClientError.bodyLengthMismatch }
+    }
+
+    /// The request head in absolute form, framed here (`Host`, `Content-Length` or chunked,
+    /// whatever the request's own fields said), with the proxy's credentials; and the body
     /// when it is in memory (a streamed one follows).
-    private static func parts(of request: PreparedRequest, proxy: ProxyServer) throws -> [HTTPClientRequestPart] {
+    private static func parts(of request: PreparedRequest, proxy: ProxyServer) throws -> (HTTPRequestHead, Data?) {
         let authority = Self.authority(request.head.authority ?? "")
         guard !authority.isEmpty else { throw HTTPClientError.emptyHost }
+        let method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
         var head = HTTPRequestHead(
             version: .http1_1,
-            method: NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue),
+            method: method,
             uri: "http://\(authority)\(request.head.path ?? "/")"
         )
         head.headers.reserveCapacity(request.head.headerFields.count + 3)
+        // The proxy takes the host from the request line (RFC 9112 §3.2.2): one Host, that one.
         head.headers.add(name: "Host", value: authority)
+        let framing: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .cookie]
         for field in request.head.headerFields
-        where field.name != .cookie && (proxy.credentials == nil || field.name != .proxyAuthorization) {
+        where !framing.contains(field.name) && field.name.canonicalName != "host"
+            && (proxy.credentials == nil || field.name != .proxyAuthorization)
+        {
             head.headers.add(name: field.name.rawName, value: field.value)
         }
         if let cookies = request.head.headerFields[.cookie] {
@@ -109,21 +148,20 @@ struct ProxyForwarder: Sendable {
             let pair = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
             head.headers.add(name: "Proxy-Authorization", value: "Basic \(pair)")
         }
-        var parts: [HTTPClientRequestPart] = []
-        if let body = request.body {
-            head.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
-            parts = [.head(head), .body(.byteBuffer(ByteBuffer(bytes: body)))]
+        let hasBody = request.body.map { !$0.isEmpty } ?? (request.streamedBody != nil)
+        if method == .TRACE, hasBody { throw HTTPClientError.traceRequestWithBody }
+        if let inMemory = request.body {
+            head.headers.add(name: "Content-Length", value: String(inMemory.count))
         } else if let streamed = request.streamedBody {
             if let length = streamed.length {
-                head.headers.replaceOrAdd(name: "Content-Length", value: String(length))
+                head.headers.add(name: "Content-Length", value: String(length))
             } else {
-                head.headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+                head.headers.add(name: "Transfer-Encoding", value: "chunked")
             }
-            parts = [.head(head)]
-        } else {
-            parts = [.head(head)]
+        } else if ![.GET, .HEAD, .TRACE, .CONNECT, .OPTIONS, .DELETE].contains(method) {
+            head.headers.add(name: "Content-Length", value: "0")
         }
-        return parts
+        return (head, request.body)
     }
 
     /// `host[:port]` without the user information an authority may carry.
@@ -170,18 +208,22 @@ private final class ResponseHeadHandler: ChannelInboundHandler, RemovableChannel
 
     private let head: EventLoopPromise<HTTPResponseHead>
     private let deadline: NIODeadline
+    private let expiry: Expiry
     private var timer: Scheduled<Void>?
     private var received = false
 
-    init(head: EventLoopPromise<HTTPResponseHead>, deadline: NIODeadline) {
+    init(head: EventLoopPromise<HTTPResponseHead>, deadline: NIODeadline, expiry: Expiry) {
         self.head = head
         self.deadline = deadline
+        self.expiry = expiry
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         guard deadline != .distantFuture else { return }
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let expiry = self.expiry
         timer = context.eventLoop.scheduleTask(deadline: deadline) {
+            expiry.set()
             bound.value.handler.fail(HTTPClientError.deadlineExceeded, context: bound.value.context)
             bound.value.context.close(promise: nil)
         }
@@ -189,6 +231,9 @@ private final class ResponseHeadHandler: ChannelInboundHandler, RemovableChannel
 
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
+        // A connection that never opened is removed without becoming inactive.
+        if !received { head.fail(HTTPClientError.remoteConnectionClosed) }
+        received = true
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -221,16 +266,56 @@ private final class ResponseHeadHandler: ChannelInboundHandler, RemovableChannel
     }
 }
 
-/// Ends a connection that received nothing for the read timeout, as AsyncHTTPClient does.
-private final class ReadTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
+/// Ends a connection that receives nothing for the read timeout once the request has been
+/// sent (as AsyncHTTPClient does: a long upload is not a stalled read).
+private final class ReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundIn = HTTPClientRequestPart
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read else {
-            context.fireUserInboundEventTriggered(event)
-            return
-        }
-        context.fireErrorCaught(HTTPClientError.readTimeout)
-        context.close(promise: nil)
+    private let timeout: Duration?
+    private var timer: Scheduled<Void>?
+    private var armed = false
+
+    init(timeout: Duration?) {
+        self.timeout = timeout
     }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            armed = true
+            schedule(context)
+        }
+        context.write(data, promise: promise)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if armed { schedule(context) }
+        context.fireChannelRead(data)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+    }
+
+    private func schedule(_ context: ChannelHandlerContext) {
+        guard let timeout else { return }
+        timer?.cancel()
+        let context = NIOLoopBound(context, eventLoop: context.eventLoop)
+        timer = context.value.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            context.value.fireErrorCaught(HTTPClientError.readTimeout)
+            context.value.close(promise: nil)
+        }
+    }
+}
+
+/// Whether a deadline's timer has fired; set on an event loop, read by the request's task.
+final class Expiry: Sendable {
+    private let fired = Mutex(false)
+    var isSet: Bool { fired.withLock { $0 } }
+    func set() { fired.withLock { $0 = true } }
 }

@@ -106,7 +106,8 @@ struct AppCommand: AsyncParsableCommand {
         let libraryURL = try library.map {
             try ServiceURL.parse($0, option: "--library", example: "http://127.0.0.1:8080")
         }
-        try await security.withTransport { transport in
+        // The built-in library is this process, on 127.0.0.1: never asked of a proxy.
+        try await security.withTransport(direct: libraryURL == nil ? ["127.0.0.1"] : []) { transport in
             let serve: @Sendable (URL) async throws -> Void = { libraryAddress in
                 let services = try makeServices(
                     transport: transport,

@@ -111,15 +111,18 @@ struct SecurityOptions: ParsableArguments {
         return trusted
     }
 
-    /// Runs `body` with a transport that trusts the `--ca-cert` certificates too, and shuts it
+    /// Runs `body` with a transport that trusts the `--ca-cert` certificates too and sends
+    /// through the proxies given (or the environment's), except to `direct` hosts; shuts it
     /// down afterwards.
     func withTransport<Result>(
         configuration: AsyncHTTPClientTransport.Configuration = .init(),
+        direct: [String] = [],
         _ body: (AsyncHTTPClientTransport) async throws -> Result
     ) async throws -> Result {
         var configuration = configuration
         configuration.additionalTrustRoots = try trustRoots()
         configuration.proxy = try proxySettings()
+        configuration.proxy.bypass += direct
         return try await AsyncHTTPClientTransport.withTransport(configuration: configuration, body)
     }
 }

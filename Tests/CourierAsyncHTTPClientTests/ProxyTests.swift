@@ -6,6 +6,10 @@ import Foundation
 import HTTPTypes
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Requests through a real proxy (Debian's tinyproxy) on 127.0.0.1: plain `http` sent whole
 /// to it, `https` through a `CONNECT` tunnel with TLS to the origin, its credentials, its
 /// refusals, and the hosts that bypass it.
@@ -207,14 +211,21 @@ struct ProxyTests {
 
     // MARK: - Hosts reached directly
 
-    @Test func bypassedHostsAreReachedDirectly() async throws {
+    @Test func bypassedHostsAreReachedDirectlyWithoutTheProxysCredentials() async throws {
         try await TestServer.withRunning { server in
             // Nothing listens at the proxy's address: any request sent to it would fail.
-            let nowhere = ProxyServer(host: "127.0.0.1", port: try LoopbackPort.free())
+            let (socket, port) = try LoopbackPort.refusing()
+            defer { close(socket) }
+            let nowhere = ProxyServer(
+                host: "127.0.0.1",
+                port: port,
+                credentials: .init(user: "courier", password: "s3cret-word")
+            )
             let proxies = ProxySettings(nowhere, bypass: ["localhost", "127.0.0.0/8"])
             try await Self.withClient(proxies: proxies, baseURL: server.baseURL) { client in
                 let echo = try await client.send(Endpoint<Echo>(path: "/echo"))
                 #expect(echo.headers["via"] == nil)
+                #expect(echo.headers["proxy-authorization"] == nil)
             }
             let unreachable = ProxySettings(nowhere)
             try await Self.withClient(proxies: unreachable, baseURL: server.baseURL) { client in
@@ -222,10 +233,61 @@ struct ProxyTests {
                     try await client.send(Endpoint<Data>(path: "/echo"))
                 }
                 #expect(error?.transportFailure?.kind == .proxy)
+                let message = error?.message ?? ""
                 #expect(
-                    error?.message.contains("could not connect to the proxy http://127.0.0.1:\(nowhere.port)") == true,
-                    "\(String(describing: error))"
+                    message.contains("could not connect to the proxy http://REDACTED@127.0.0.1:\(port)"),
+                    "\(message)"
                 )
+                #expect(!message.contains("s3cret"))
+            }
+        }
+    }
+
+    // MARK: - Framing of requests sent whole
+
+    @Test func theForwardedRequestIsFramedByItsBodyNotByTheCallersFields() async throws {
+        try await TinyProxy.withRunning(credentials: ("courier", "s3cret-word")) { proxy in
+            try await TestServer.withRunning { server in
+                let proxies = ProxySettings(try ProxyServer(url: proxy.url))
+                try await Self.withClient(proxies: proxies, baseURL: server.baseURL) { client in
+                    // A wrong Content-Length and a Host of the caller's are replaced.
+                    let echo = try await client.send(
+                        Endpoint<Echo>(
+                            method: .post,
+                            path: "/echo",
+                            headers: [.contentLength: "10", HTTPField.Name("Host")!: "elsewhere.example"],
+                            body: .data(Data("abc".utf8), contentType: "text/plain")
+                        )
+                    )
+                    #expect(echo.body == "abc")
+                    // A streamed body longer than it says is refused before it is sent.
+                    let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+                        continuation.yield(Data("0123456789".utf8))
+                        continuation.finish()
+                    }
+                    let error = await #expect(throws: RequestError.self) {
+                        try await client.send(
+                            Endpoint<Data>(method: .post, path: "/echo", body: .stream(chunks, length: 4))
+                        )
+                    }
+                    #expect(error != nil)
+                }
+            }
+        }
+    }
+
+    @Test func aProxyThatNeverAnswersEndsAtTheDeadline() async throws {
+        // Accepted by the kernel, never answered.
+        let (socket, port) = try LoopbackPort.listening()
+        defer { close(socket) }
+        try await TestServer.withRunning { server in
+            let proxies = ProxySettings(ProxyServer(host: "127.0.0.1", port: port))
+            try await Self.withClient(proxies: proxies, baseURL: server.baseURL, timeout: .milliseconds(300)) {
+                client in
+                let error = await #expect(throws: RequestError.self) {
+                    try await client.send(Endpoint<Data>(path: "/echo"))
+                }
+                #expect(error?.transportFailure?.kind == .timedOut, "\(String(describing: error))")
             }
         }
     }

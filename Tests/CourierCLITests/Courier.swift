@@ -39,7 +39,9 @@ enum Courier {
         var environment = ProcessInfo.processInfo.environment
         environment["TMDB_ACCESS_TOKEN"] = nil
         environment["TMDB_API_KEY"] = nil
-        for name in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+        for name in [
+            "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+        ] {
             environment[name] = nil
         }
         return environment.merging(extra) { _, new in new }

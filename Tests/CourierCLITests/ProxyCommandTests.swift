@@ -3,6 +3,10 @@ import CourierTestTraits
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `courier get` through a real proxy (tinyproxy): `--proxy`, the variables curl reads,
 /// `--noproxy`, and messages that never show the proxy's password.
 @Suite("courier get through a proxy", .loadLimited, .enabled(if: TinyProxy.isAvailable, "needs tinyproxy"))
@@ -76,7 +80,8 @@ struct ProxyCommandTests {
                 == "curl 'http://127.0.0.1:1/' -H 'User-Agent: Courier/1.0' --compressed -x 'http://REDACTED@127.0.0.1:3128' --noproxy 'localhost,.internal'\n"
         )
 
-        let nowhere = try LoopbackPort.free()
+        let (socket, nowhere) = try LoopbackPort.refusing()
+        defer { close(socket) }
         let unreachable = try await Courier.run(
             "get",
             "http://127.0.0.1:1/",

@@ -13,6 +13,13 @@ public enum LoopbackPort {
         return port
     }
 
+    /// A port of 127.0.0.1 that refuses connections for as long as the returned socket, bound
+    /// to it but not listening, stays open: no other process can take it meanwhile. The
+    /// caller closes the socket.
+    public static func refusing() throws -> (descriptor: Int32, port: Int) {
+        try bound()
+    }
+
     /// A socket listening on a free port of 127.0.0.1, for the servers the tests write
     /// themselves; the caller closes it.
     public static func listening(backlog: Int32 = 8) throws -> (descriptor: Int32, port: Int) {

@@ -75,8 +75,12 @@ public struct TinyProxy: Sendable {
             process.standardError = log
             process.standardInput = FileHandle.nullDevice
             try process.run()
-            _ = PipeReader.waitFor("Accepting connections", in: log.fileHandleForReading, timeout: .seconds(60))
-            if process.isRunning { return (process, port) }
+            if PipeReader.waitFor("Accepting connections", in: log.fileHandleForReading, timeout: .seconds(60)) {
+                return (process, port)
+            }
+            // It exited (another process took the port first) or never said it listens.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
         }
         throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "tinyproxy did not start"])
     }

@@ -33,10 +33,30 @@ struct ProxySettingsTests {
         }
         #expect(error?.variable == "HTTPS_PROXY")
         #expect(error?.description.contains("hunter2") == false)
+
+        // all_proxy is read only for a scheme without its own, as curl reads it: one this type
+        // cannot use does not matter then.
+        let both = try ProxySettings(environment: [
+            "http_proxy": "http://h:1", "https_proxy": "http://s:2", "all_proxy": "socks5://127.0.0.1:7890",
+        ])
+        #expect(both.http?.host == "h" && both.https?.host == "s")
+        #expect(throws: ProxyError.self) {
+            try ProxySettings(environment: ["http_proxy": "http://h:1", "all_proxy": "socks5://127.0.0.1:7890"])
+        }
+    }
+
+    @Test func credentialsNeverPrint() throws {
+        let proxy = try ProxyServer(url: "http://me:hunter2@proxy.example:3128")
+        var dumped = ""
+        dump(proxy, to: &dumped)
+        for text in [dumped, "\(proxy)", String(reflecting: proxy), "\(String(describing: proxy.credentials))"] {
+            #expect(!text.contains("hunter2") && !text.contains("\"me\""), "\(text)")
+        }
     }
 
     @Test(arguments: [
         ("*", "anything.example", true),
+        ("*", "10.0.0.1", true),
         ("example.com", "example.com", true),
         ("example.com", "api.example.com", true),
         ("example.com", "badexample.com", false),
@@ -52,6 +72,9 @@ struct ProxySettingsTests {
         ("fd00::/8", "[fd12::1]", true),
         ("fd00::/8", "[fe80::1]", false),
         ("::1", "[::1]", true),
+        ("0:0::1", "::1", true),
+        ("0.1", "10.0.0.1", false),
+        ("example.com", "10.0.0.1", false),
         ("", "example.com", false),
         (".", "example.com", false),
     ])
@@ -59,6 +82,12 @@ struct ProxySettingsTests {
         let settings = ProxySettings(ProxyServer(host: "proxy", port: 3128), bypass: [entry])
         #expect(settings.bypasses(host) == bypassed)
         #expect((settings.proxy(forScheme: "https", host: host) == nil) == bypassed)
+    }
+
+    @Test func aStarAmongOtherEntriesIsJustAName() {
+        let settings = ProxySettings(ProxyServer(host: "proxy", port: 3128), bypass: ["*", "internal.example"])
+        #expect(!settings.bypasses("example.com"))
+        #expect(settings.bypasses("internal.example"))
     }
 
     @Test func eachSchemeHasItsProxy() {

@@ -64,4 +64,23 @@ struct HTTP2Tests {
         // The pool's limit per host, reached under a burst of 100.
         #expect((2...8).contains(connections), "\(connections) connections")
     }
+
+    @Test(.enabled(if: TinyProxy.isAvailable, "needs tinyproxy"))
+    func http2GoesThroughAProxysTunnel() async throws {
+        try await LibraryServiceTLSTests.withHTTPSServer { url, files in
+            try await TinyProxy.withRunning { proxy in
+                let settings = AsyncHTTPClientTransport.Configuration(
+                    connectTimeout: .seconds(60),
+                    additionalTrustRoots: try TrustedCertificates(pemFile: files.authorityFile),
+                    proxy: ProxySettings(try ProxyServer(url: proxy.url))
+                )
+                try await AsyncHTTPClientTransport.withTransport(configuration: settings) { transport in
+                    let client = HTTPClient(transport: transport, configuration: .init(baseURL: url))
+                    let response = try await client.send(try client.prepare(Endpoint<Data>(path: "/catalog")))
+                    #expect(response.status == 200)
+                    #expect(response.httpVersion == "HTTP/2")
+                }
+            }
+        }
+    }
 }

@@ -171,8 +171,9 @@ public struct TransportFailure: Error, Sendable, CustomStringConvertible {
         /// The body's content coding (gzip, deflate) could not be undone: the compressed data
         /// was corrupt, cut short, or followed by stray bytes.
         case undecodableBody
-        /// The proxy could not be reached, asked for credentials, or refused to carry the
-        /// request to its origin.
+        /// The proxy could not be reached, or refused to open a tunnel (`https`) to the
+        /// origin, asking for credentials or not. (For plain `http` the proxy's answer is the
+        /// response.)
         case proxy
         /// Anything else the transport reported.
         case other

@@ -7,9 +7,11 @@ import Foundation
 /// let proxy = try ProxyServer(url: "http://me:secret@proxy.example:3128")
 /// print(proxy)   // http://REDACTED@proxy.example:3128
 /// ```
-public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
-    /// A user name and password for the proxy.
-    public struct Credentials: Sendable, Hashable {
+public struct ProxyServer: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// A user name and password for the proxy; printed, dumped or logged as `REDACTED`.
+    public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+        CustomReflectable
+    {
         /// The user name.
         public var user: String
         /// The password.
@@ -20,6 +22,13 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
             self.user = user
             self.password = password
         }
+
+        /// `REDACTED`: never the user name or password.
+        public var description: String { "REDACTED" }
+        /// `REDACTED`.
+        public var debugDescription: String { description }
+        /// No children: `dump` shows `REDACTED`.
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
     }
 
     /// The proxy's host name or IP address (without brackets).
@@ -64,6 +73,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
             credentials = Credentials(user: user, password: components.password ?? "")
         }
     }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
 
     /// `http://host:port`, with `REDACTED@` for credentials: never the password.
     public var description: String {

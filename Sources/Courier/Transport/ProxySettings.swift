@@ -16,9 +16,10 @@ import Foundation
 ///   case name wins when both are set.
 /// - `NO_PROXY` or `no_proxy`: a comma-separated list of hosts reached directly. `*` alone
 ///   matches every host. A name matches itself and the names under it (`example.com` and
-///   `.example.com` both match `example.com` and `api.example.com`, not `badexample.com`);
-///   an IP address matches itself, and an address with a prefix length (`10.0.0.0/8`,
-///   `fd00::/8`) the addresses in it. Case and a trailing dot do not count.
+///   `.example.com` both match `example.com` and `api.example.com`, not `badexample.com`), never
+///   an IP address; an IP address matches the same address (`::1` and `0:0::1` alike), and an
+///   address with a prefix length (`10.0.0.0/8`, `fd00::/8`) the addresses in it. Case and a
+///   trailing dot do not count.
 public struct ProxySettings: Sendable, Hashable {
     /// The proxy for `http` URLs.
     public var http: ProxyServer?
@@ -62,12 +63,12 @@ public struct ProxySettings: Sendable, Hashable {
                 throw ProxyError(variable: name, reason: error.reason)
             }
         }
-        let all = try server("all_proxy", "ALL_PROXY")
-        self.init(
-            http: try server("http_proxy") ?? all,
-            https: try server("https_proxy", "HTTPS_PROXY") ?? all,
-            bypass: Self.bypass(environment: environment)
-        )
+        let http = try server("http_proxy")
+        let https = try server("https_proxy", "HTTPS_PROXY")
+        // Read only when a scheme needs it, as curl does: an all_proxy this type cannot use
+        // (socks5://) does not matter when both schemes have their own.
+        let all = http == nil || https == nil ? try server("all_proxy", "ALL_PROXY") : nil
+        self.init(http: http ?? all, https: https ?? all, bypass: Self.bypass(environment: environment))
     }
 
     /// The hosts `no_proxy` (or `NO_PROXY`) names, for those who take the proxy from elsewhere.
@@ -88,6 +89,8 @@ public struct ProxySettings: Sendable, Hashable {
 
     /// Whether `host` (a name, or an IP address with or without brackets) is reached directly.
     public func bypasses(_ host: String) -> Bool {
+        // `*` alone means every host; among other entries it is a name like any other.
+        if bypass == ["*"] { return true }
         let host = Self.normalized(host)
         return bypass.contains { entry in Self.matches(entry, host: host) }
     }
@@ -108,12 +111,16 @@ public struct ProxySettings: Sendable, Hashable {
     }
 
     private static func matches(_ entry: String, host: String) -> Bool {
-        if entry == "*" { return true }
         if let slash = entry.firstIndex(of: "/") {
             guard let length = Int(entry[entry.index(after: slash)...]) else { return false }
             return AddressPrefix(normalized(String(entry[..<slash])), length: length)?.contains(host) ?? false
         }
-        var name = Substring(normalized(entry))
+        // An address matches the same address, however it is written (`::1`, `0:0::1`); a
+        // name never matches an address, nor an address a name.
+        let address = normalized(entry)
+        if let bytes = AddressPrefix.bytes(of: address) { return AddressPrefix.bytes(of: host) == bytes }
+        if AddressPrefix.bytes(of: host) != nil { return false }
+        var name = Substring(address)
         while name.first == "." { name = name.dropFirst() }
         guard !name.isEmpty else { return false }
         return host == name || host.hasSuffix("." + name)
