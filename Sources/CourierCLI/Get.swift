@@ -183,13 +183,20 @@ struct Get: AsyncParsableCommand {
             try await recording.recording(recorder) { try await run(endpoint, with: client) }
         } catch {
             await Self.waitForRevalidations(of: client)
+            await Self.reportCookieFileFailure(of: client)
             throw error
         }
         await Self.waitForRevalidations(of: client)
-        // The store wrote the file at each change; a failure to is reported here, once.
-        if let cookies = client.configuration.cookies, let failure = await cookies.lastSaveFailure {
+        if let failure = await client.configuration.cookies?.lastSaveFailure {
             throw CommandFailure(failure.description, status: .unexpected)
         }
+    }
+
+    /// The store writes its file at each change; a failure to is said on standard error when
+    /// the request failed too (its own error is the one the command exits with).
+    private static func reportCookieFileFailure(of client: HTTPClient) async {
+        guard let failure = await client.configuration.cookies?.lastSaveFailure else { return }
+        Terminal.error("courier: \(failure.description)")
     }
 
     private static func waitForRevalidations(of client: HTTPClient) async {

@@ -77,37 +77,49 @@ struct CookieTests {
             // A caller's own Cookie goes first.
             let given = try await client.send(Endpoint<Echo>(path: "/echo", headers: [.cookie: "mine=0"]))
             #expect(given.headers["cookie"] == "mine=0; session=1")
-            // Another origin (another host name for the same server) gets none of them.
+            // Another origin (another host name for the same server) gets none of them; a cookie
+            // the redirect sets is the redirecting host's.
             let other = "http://localhost:\(server.port)/echo"
             let moved = try await client.send(
-                Endpoint<Echo>(path: "/redirect-to", query: [URLQueryItem(name: "url", value: other)])
+                Endpoint<Echo>(
+                    path: "/cookies/set",
+                    query: [URLQueryItem(name: "c", value: "hop=3; Path=/"), URLQueryItem(name: "then", value: other)]
+                )
             )
             #expect(moved.headers["cookie"] == nil)
-            #expect(await store.all().map(\.name) == ["scoped", "session"])
+            let stored = await store.all()
+            #expect(stored.map(\.name) == ["scoped", "session", "hop"])
+            #expect(Set(stored.map(\.domain)) == ["127.0.0.1"])
         }
     }
 
-    @Test func aResponseThatVariesWithCookiesIsNotCachedWhenTheStoreSentThem() async throws {
+    @Test func theCacheNeitherServesNorStoresWhatCookiesMayChange() async throws {
         let store = CookieStore()
         let cache = try HTTPCache()
         try await Self.withClient(.asyncHTTPClient, cookies: store, middleware: [Caching(cache)]) { client, server in
-            _ = try await client.send(Self.set("session=1; Path=/"))
-            let endpoint = Endpoint<Data>(
+            // Before any cookie is stored and after: a response that varies with Cookie is
+            // never stored (the cache sees requests before the store adds cookies).
+            let varies = Endpoint<Data>(
                 path: "/cacheable/varies",
-                query: [
-                    URLQueryItem(name: "cc", value: "max-age=600"), URLQueryItem(name: "vary", value: "Cookie"),
-                ]
+                query: [URLQueryItem(name: "cc", value: "max-age=600"), URLQueryItem(name: "vary", value: "Cookie")]
             )
-            _ = try await client.send(endpoint)
-            _ = try await client.send(endpoint)
-            #expect(await server.events.hitCount("varies") == 2)
-            let plain = Endpoint<Data>(
-                path: "/cacheable/plain",
-                query: [URLQueryItem(name: "cc", value: "max-age=600")]
-            )
-            _ = try await client.send(plain)
-            _ = try await client.send(plain)
-            #expect(await server.events.hitCount("plain") == 1)
+            _ = try await client.send(varies)
+            _ = try await client.send(Self.set("session=1; Path=/"))
+            _ = try await client.send(varies)
+            _ = try await client.send(varies)
+            #expect(await server.events.hitCount("varies") == 3)
+            // A response to a request that carried the store's cookies is stored only when it
+            // says a shared cache may (as for Authorization).
+            for (key, control) in [("personal", "max-age=600"), ("shared", "public, max-age=600")] {
+                let endpoint = Endpoint<Data>(
+                    path: "/cacheable/\(key)",
+                    query: [URLQueryItem(name: "cc", value: control)]
+                )
+                _ = try await client.send(endpoint)
+                _ = try await client.send(endpoint)
+            }
+            #expect(await server.events.hitCount("personal") == 2)
+            #expect(await server.events.hitCount("shared") == 1)
         }
     }
 }

@@ -26,6 +26,17 @@ struct CookieJarCommandTests {
             #expect(echo.stdout.contains(#""cookie":"sid=abc123""#), "\(echo.stdout)")
             #expect(!echo.stderr.contains("abc123"), "the value stays out of the log")
 
+            // A jar that cannot be written is said, after the response, with a failing status.
+            let nowhere = directory.appendingPathComponent("missing/cookies.txt").path
+            let unwritable = try await Courier.run(
+                "get",
+                try #require(set?.url?.absoluteString),
+                "--cookie-jar",
+                nowhere
+            )
+            #expect(unwritable.status == 1)
+            #expect(unwritable.stderr.contains("The cookie file \(nowhere) cannot be used"), "\(unwritable.stderr)")
+
             let curl = try await Courier.run("get", server.url("/echo").absoluteString, "--cookie-jar", jar, "--curl")
             #expect(curl.stdout.hasSuffix(" -b '\(jar)' -c '\(jar)'\n"), "\(curl.stdout)")
         }

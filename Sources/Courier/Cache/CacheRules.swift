@@ -25,14 +25,18 @@ enum CacheRules {
         let responseControl = CacheControl(response.headerFields[values: .cacheControl])
         guard !requestControl.noStore, !responseControl.noStore else { return false }
         guard varyingFieldNames(of: response) != nil else { return false }
-        if request.headerFields[.authorization] != nil,
-            !(responseControl.isPublic || responseControl.mustRevalidate || responseControl.sharedMaxAge != nil)
-        {
-            return false
-        }
+        if request.headerFields[.authorization] != nil, !mayStoreForCredentials(response) { return false }
         return responseControl.maxAge != nil || response.headerFields[.expires] != nil || responseControl.isPublic
             || responseControl.hasNoCache || responseControl.hasInvalidFreshness
             || Freshness.heuristicallyCacheableStatuses.contains(response.status.code)
+    }
+
+    /// Whether a response to a request that carried credentials (`Authorization`, a cookie
+    /// store's cookies) may be stored: when it says so with `public`, `must-revalidate` or
+    /// `s-maxage` (RFC 9111 §3.5).
+    static func mayStoreForCredentials(_ response: HTTPResponse) -> Bool {
+        let control = CacheControl(response.headerFields[values: .cacheControl])
+        return control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil
     }
 
     /// The request field names a response varies on, lowercased; `nil` for `Vary: *`, which no

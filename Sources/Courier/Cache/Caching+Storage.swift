@@ -42,7 +42,8 @@ extension Caching {
         guard request.head.method == .get, response.url == request.url,
             CacheRules.isStorable(request: request.head, response: response.head),
             let names = CacheRules.varyingFieldNames(of: response.head),
-            !(response.carriedStoredCookies && names.contains("cookie")),
+            !(request.hasCookieStore && names.contains("cookie")),
+            !response.carriedStoredCookies || CacheRules.mayStoreForCredentials(response.head),
             Self.hasItsWholeBody(response)
         else { return nil }
         var entry = CachedResponse(

@@ -153,8 +153,11 @@ public struct Caching: Middleware {
     /// The stored variant that answers `request`: of those stored for the same values of the
     /// fields they vary on, the newest.
     func selectedIndex(in stored: [CachedResponse], for request: PreparedRequest) -> Int? {
-        stored.indices.filter { stored[$0].matches(request.head, secrets: cache.secrets) }
-            .max { stored[$0].responseTime < stored[$1].responseTime }
+        stored.indices.filter {
+            stored[$0].matches(request.head, secrets: cache.secrets)
+                && !(request.hasCookieStore && stored[$0].selectingValues.keys.contains("cookie"))
+        }
+        .max { stored[$0].responseTime < stored[$1].responseTime }
     }
 
     // MARK: - Using stored responses

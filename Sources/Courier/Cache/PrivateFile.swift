@@ -34,6 +34,12 @@ enum PrivateFile {
             unlink(temporary)
             throw Failure(path: path, code: code)
         }
+        // The rename itself on the disk too, so that a power cut does not bring the old back.
+        let folder = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
     }
 
     /// Creates `path`, which must not exist yet, holding `data`; with `synchronized`, on the

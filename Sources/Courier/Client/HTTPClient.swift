@@ -131,8 +131,10 @@ public struct HTTPClient: Sendable {
         }
         // One deadline for the whole request: every middleware, retry and redirect hop shares it.
         let inner = pipeline
+        let hasCookieStore = configuration.cookies != nil
         return { request async throws(RequestError) -> RawResponse in
             var request = request
+            request.hasCookieStore = hasCookieStore
             if request.deadline == nil, let timeout = request.timeout {
                 // Within a century, so that no timeout can overflow the clock's arithmetic.
                 request.deadline = .now + Swift.min(Swift.max(timeout, .zero), .seconds(3_155_760_000))

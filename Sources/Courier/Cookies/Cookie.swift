@@ -40,6 +40,8 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
     public var created: Date
     /// When it was last sent: the least recently used go first when a limit is reached.
     public var lastAccess: Date
+    /// The site it counts against: its domain's registrable domain (set by the store).
+    var site = ""
 
     /// A cookie.
     public init(
@@ -137,9 +139,10 @@ struct SetCookie: Sendable, Hashable {
                     maxAge = seconds <= 0 ? .distantPast : now + min(TimeInterval(seconds), Self.maximumLifetime)
                 }
             case "domain":
+                // An empty one (or a lone dot) makes the cookie host-only again.
                 var domain = Substring(argument)
                 if domain.first == "." { domain = domain.dropFirst() }
-                if !domain.isEmpty { self.domain = IDNA.asciiHost(domain.lowercased()) }
+                self.domain = domain.isEmpty ? nil : IDNA.asciiHost(domain.lowercased())
             case "path":
                 path = argument.first == "/" ? argument : nil
             case "secure": isSecure = true

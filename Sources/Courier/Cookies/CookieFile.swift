@@ -15,7 +15,7 @@ public struct CookieFileError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// One line for a person; never a cookie's value.
     public var description: String {
-        "The cookie file \(path) cannot be used: \(reason). Give another file, or remove this one to start afresh."
+        "The cookie file \(path) cannot be used: \(reason). Give another file, or check this one's place and permissions."
     }
 }
 
@@ -109,7 +109,9 @@ enum CookieFile {
             path: path,
             isSecure: fields[3] == "TRUE",
             isHTTPOnly: isHTTPOnly,
-            expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)),
+            // No cookie lives more than 400 days, whoever wrote the file.
+            expires: seconds == 0
+                ? nil : min(Date(timeIntervalSince1970: TimeInterval(seconds)), now + SetCookie.maximumLifetime),
             created: now
         )
     }

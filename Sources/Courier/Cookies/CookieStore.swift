@@ -4,8 +4,8 @@ public import Foundation
 /// store, and which cookies go with each request.
 ///
 /// Off by default: give one to ``HTTPClient/Configuration/cookies``, and every request the
-/// client sends, each redirect hop included, gets the cookies that match its URL, and every
-/// response's `Set-Cookie` is stored.
+/// client sends, each redirect hop included, gets the cookies that match its URL, and what
+/// each response's `Set-Cookie` fields may set is stored.
 ///
 /// ```swift
 /// let cookies = try CookieStore(file: URL(fileURLWithPath: "cookies.txt"))
@@ -14,30 +14,42 @@ public import Foundation
 ///
 /// - A cookie goes to the host that set it, or with a `Domain` attribute to that domain and the
 ///   hosts under it; never to a domain the request's host is not in, an IP address it is not,
-///   or a public suffix (`com`, `co.uk`, ``PublicSuffixList``); to its path and those under it;
-///   with `Secure`, over HTTPS only, and only an HTTPS response may set it (or replace one).
-///   `__Secure-` and `__Host-` names hold the RFC's promises.
+///   or a public suffix (`com`, `co.uk`, ``PublicSuffixList``; without a list, a `Domain`
+///   cookie stays with the host that set it); to its path and those under it; with `Secure`,
+///   over HTTPS only, and only an HTTPS response may set, replace or evict it. `__Secure-` and
+///   `__Host-` names hold the RFC's promises, also against a nameless cookie that reads as one.
 /// - `Max-Age` wins over `Expires`; no cookie lives more than 400 days; an expired one is
-///   removed. At most 50 cookies a domain and 3,000 in all: the least recently sent go first.
+///   removed. At most 50 `Set-Cookie` fields a response are read; at most 180 cookies a site
+///   (a registrable domain) and 3,000 in all are kept: the least recently sent go first, those
+///   without `Secure` before those with it.
 /// - With a file, the store reads it at the start (curl's and Netscape's cookie file format,
 ///   so `curl -b`/`-c` can share it) and writes it again after every change: a new file, only
-///   its owner may read (0600), put in place by renaming, so that a crash leaves the old file
-///   or the new one, never half of one. Session cookies are kept in it too, as curl keeps them.
+///   its owner may read (0600), flushed and put in place by renaming, so that a crash leaves
+///   the old file or the new one, never half of one. Session cookies are kept in it too, as
+///   curl keeps them.
 public actor CookieStore {
     private var cookies: [Cookie] = []
-    private let publicSuffixes: PublicSuffixList
+    /// The list given, or `nil` for the system's, read the first time a rule needs it.
+    private let givenSuffixes: PublicSuffixList?
+    private var publicSuffixes: PublicSuffixList { givenSuffixes ?? .system }
     private let file: URL?
     /// Why the file could not be written last, until a write succeeds.
     private var saveFailure: CookieFileError?
 
-    /// At most this many cookies for one domain.
-    public static let maximumPerDomain = 50
+    /// At most this many cookies for one site (a registrable domain, `example.co.uk`, with the
+    /// names under it), as Chrome keeps.
+    public static let maximumPerSite = 180
     /// At most this many cookies in all.
     public static let maximumCount = 3_000
+    /// At most this many `Set-Cookie` fields of one response are read, as curl reads.
+    public static let maximumFieldsPerResponse = 50
 
     /// An empty store in memory.
-    public init(publicSuffixes: PublicSuffixList = .system) {
-        self.publicSuffixes = publicSuffixes
+    ///
+    /// - Parameter publicSuffixes: The suffixes no cookie may be set for; the system's list
+    ///   (``PublicSuffixList/system``) when `nil`.
+    public init(publicSuffixes: PublicSuffixList? = nil) {
+        self.givenSuffixes = publicSuffixes
         self.file = nil
     }
 
@@ -45,11 +57,20 @@ public actor CookieStore {
     /// empty store), and every change is written back.
     ///
     /// - Throws: ``CookieFileError`` when the file cannot be read or is not a cookie file.
-    public init(file: URL, publicSuffixes: PublicSuffixList = .system, now: Date = Date()) throws(CookieFileError) {
-        self.publicSuffixes = publicSuffixes
+    public init(file: URL, publicSuffixes: PublicSuffixList? = nil, now: Date = Date()) throws(CookieFileError) {
+        self.givenSuffixes = publicSuffixes
         self.file = file
-        self.cookies = try CookieFile.read(file, now: now)
-        Self.evict(&cookies, domain: nil, now: now)
+        let read = try CookieFile.read(file, now: now)
+        // What the rules would refuse now (a cookie for a public suffix that another program
+        // wrote) is not taken.
+        let suffixes = publicSuffixes ?? .system
+        self.cookies = read.compactMap { cookie in
+            guard cookie.isHostOnly || !suffixes.isPublicSuffix(cookie.domain) else { return nil }
+            var cookie = cookie
+            cookie.site = suffixes.site(of: cookie.domain)
+            return cookie
+        }
+        Self.enforceLimits(&cookies, site: nil, fromSecureOrigin: true, now: now)
     }
 
     // MARK: - Reading
@@ -104,11 +125,11 @@ public actor CookieStore {
 
     private func receive(_ fields: [String], target: CookieTarget, now: Date) {
         var changed = false
-        for field in fields {
+        for field in fields.prefix(Self.maximumFieldsPerResponse) {
             guard let set = SetCookie(field, now: now), let cookie = storable(set, from: target, now: now) else {
                 continue
             }
-            changed = store(cookie, now: now) || changed
+            changed = store(cookie, fromSecureOrigin: target.isSecure, now: now) || changed
         }
         if changed { persist() }
     }
@@ -120,6 +141,9 @@ public actor CookieStore {
         let lowercasedName = set.name.lowercased()
         if lowercasedName.hasPrefix("__secure-"), !set.isSecure { return nil }
         if lowercasedName.hasPrefix("__host-"), !set.isSecure || set.domain != nil || set.path != "/" { return nil }
+        // A nameless cookie is sent as its value alone: one that reads as a prefixed name would
+        // pass for it without its promises.
+        if set.name.isEmpty, ["__secure-", "__host-"].contains(where: set.value.lowercased().hasPrefix) { return nil }
         var cookie = Cookie(
             name: set.name,
             value: set.value,
@@ -131,14 +155,20 @@ public actor CookieStore {
             expires: set.expires,
             created: now
         )
+        let suffixes = publicSuffixes
         if let domain = set.domain, domain != target.host {
             // Never a public suffix (`com`), never a domain the host is not in.
-            guard !publicSuffixes.isPublicSuffix(domain), Self.domain(domain, matches: target.host) else { return nil }
-            cookie.domain = domain
-            cookie.isHostOnly = false
+            guard !suffixes.isPublicSuffix(domain), Self.domain(domain, matches: target.host) else { return nil }
+            // Without a list no suffix is known but the top-level names: the cookie then goes
+            // back to the host that set it only.
+            if suffixes.count > 0 {
+                cookie.domain = domain
+                cookie.isHostOnly = false
+            }
         } else if set.domain != nil {
-            cookie.isHostOnly = publicSuffixes.isPublicSuffix(target.host) || CookieTarget.isIPAddress(target.host)
+            cookie.isHostOnly = suffixes.isPublicSuffix(target.host) || CookieTarget.isIPAddress(target.host)
         }
+        cookie.site = suffixes.site(of: cookie.domain)
         // A cleartext response cannot shadow a secure cookie it could not see (§5.7, step 16).
         if !target.isSecure,
             cookies.contains(where: { old in
@@ -155,7 +185,7 @@ public actor CookieStore {
 
     /// Puts `cookie` in place of the one with its name, domain, host-only flag and path (keeping
     /// that one's creation time), or removes it when it has expired; whether anything changed.
-    private func store(_ cookie: Cookie, now: Date) -> Bool {
+    private func store(_ cookie: Cookie, fromSecureOrigin: Bool, now: Date) -> Bool {
         var cookie = cookie
         if let existing = cookies.firstIndex(where: { $0.isSameCookie(as: cookie) }) {
             guard !cookie.hasExpired(at: now) else {
@@ -168,7 +198,7 @@ public actor CookieStore {
         }
         guard !cookie.hasExpired(at: now) else { return false }
         cookies.append(cookie)
-        Self.evict(&cookies, domain: cookie.domain, now: now)
+        Self.enforceLimits(&cookies, site: cookie.site, fromSecureOrigin: fromSecureOrigin, now: now)
         return true
     }
 
@@ -214,27 +244,30 @@ public actor CookieStore {
         }.map(\.element)
     }
 
-    /// Drops expired cookies, then the least recently sent of `domain` beyond its limit, then
-    /// the least recently sent of all beyond the total.
-    private static func evict(_ cookies: inout [Cookie], domain: String?, now: Date) {
+    /// Drops expired cookies, then beyond a site's limit (`site`'s, or every site's when `nil`)
+    /// and beyond the total, the least recently sent, cookies without `Secure` first. A
+    /// cleartext response never makes a secure cookie go: its own newest goes instead.
+    private static func enforceLimits(_ cookies: inout [Cookie], site: String?, fromSecureOrigin: Bool, now: Date) {
         cookies.removeAll { $0.hasExpired(at: now) }
-        func dropOldest(_ excess: Int, where belongs: (Cookie) -> Bool) {
+        var doomed = Set<Int>()
+        func drop(_ excess: Int, among members: [Int]) {
             guard excess > 0 else { return }
-            let oldest = cookies.indices.filter { belongs(cookies[$0]) }
-                .sorted { cookies[$0].lastAccess < cookies[$1].lastAccess }
-                .prefix(excess)
-            for index in oldest.sorted(by: >) { cookies.remove(at: index) }
+            let order = members.filter { !doomed.contains($0) && (fromSecureOrigin || !cookies[$0].isSecure) }
+                .sorted { a, b in
+                    let (left, right) = (cookies[a], cookies[b])
+                    if left.isSecure != right.isSecure { return !left.isSecure }
+                    if left.lastAccess != right.lastAccess { return left.lastAccess < right.lastAccess }
+                    return a < b
+                }
+            doomed.formUnion(order.prefix(excess))
         }
-        if let domain {
-            let count = cookies.count(where: { $0.domain == domain })
-            dropOldest(count - maximumPerDomain) { $0.domain == domain }
-        } else {
-            let counts = Dictionary(grouping: cookies, by: \.domain).mapValues(\.count)
-            for (domain, count) in counts where count > maximumPerDomain {
-                dropOldest(count - maximumPerDomain) { $0.domain == domain }
-            }
+        let sites = Dictionary(grouping: cookies.indices) { cookies[$0].site }
+        for (name, members) in sites where site == nil || name == site {
+            drop(members.count - maximumPerSite, among: members)
         }
-        dropOldest(cookies.count - maximumCount) { _ in true }
+        drop(cookies.count - doomed.count - maximumCount, among: Array(cookies.indices))
+        guard !doomed.isEmpty else { return }
+        cookies = cookies.enumerated().filter { !doomed.contains($0.offset) }.map(\.element)
     }
 
     /// Whether `host` is `domain` or a name under it (RFC 6265bis §5.1.3); an IP address only
@@ -274,16 +307,16 @@ extension Cookie {
 /// What the cookie rules look at in a request: whether it is secure, its host and path.
 struct CookieTarget {
     var isSecure: Bool
-    /// Lowercased, without IPv6 brackets or a trailing dot.
+    /// Lowercased, without IPv6 brackets.
     var host: String
     /// The path, without the query.
     var path: String
 
     init(scheme: String, host: String, path: String) {
         isSecure = ["https", "wss"].contains(scheme.lowercased())
+        // A trailing dot is kept: `localhost.` is a name DNS may answer, not `localhost`.
         var host = Substring(host.lowercased())
         if host.first == "[", host.last == "]" { host = host.dropFirst().dropLast() }
-        while host.last == "." { host = host.dropLast() }
         self.host = String(host)
         let path = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         self.path = path.isEmpty ? "/" : String(path)
@@ -296,5 +329,9 @@ struct CookieTarget {
         self.init(scheme: scheme, host: host, path: components.percentEncodedPath)
     }
 
-    static func isIPAddress(_ host: String) -> Bool { AddressPrefix.bytes(of: host) != nil }
+    /// Whether `host` is an IP address in any form a resolver reads (`1.2.3`, `010.0.0.1`, `::1`).
+    static func isIPAddress(_ host: String) -> Bool {
+        var address = in_addr()
+        return AddressPrefix.bytes(of: host) != nil || inet_aton(host, &address) != 0
+    }
 }

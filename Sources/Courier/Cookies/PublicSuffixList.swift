@@ -72,6 +72,18 @@ public struct PublicSuffixList: Sendable {
         return publicSuffixLabelCount(of: labels) == labels.count
     }
 
+    /// The site `domain` belongs to: its registrable domain (the public suffix and one label
+    /// more: `example.co.uk` for `www.example.co.uk`), or `domain` itself when it is an IP
+    /// address or has nothing above its public suffix.
+    func site(of domain: String) -> String {
+        guard !CookieTarget.isIPAddress(domain) else { return domain }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard !labels.isEmpty, !labels.contains(where: \.isEmpty) else { return domain }
+        let count = publicSuffixLabelCount(of: labels) + 1
+        guard count <= labels.count else { return domain }
+        return labels.suffix(count).joined(separator: ".")
+    }
+
     /// How many labels at the end of `labels` form its public suffix.
     private func publicSuffixLabelCount(of labels: [Substring]) -> Int {
         // Suffixes from the longest: an exception wins over everything, then the longest rule

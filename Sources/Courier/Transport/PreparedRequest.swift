@@ -22,6 +22,10 @@ public struct PreparedRequest: Sendable {
     public var maxResponseSize: Int
     /// How an ``HTTPCache`` in the client's middleware treats this request.
     public var cachePolicy: CachePolicy = .useProtocolPolicy
+    /// Whether the client has a ``CookieStore``, which adds cookies after the middleware (the
+    /// cache) has seen the request: a cache then neither stores nor serves a response that
+    /// varies with `Cookie`.
+    var hasCookieStore = false
 
     /// Creates a prepared request.
     public init(head: HTTPRequest, body: Data? = nil, timeout: Duration? = nil, maxResponseSize: Int = Int.max) {

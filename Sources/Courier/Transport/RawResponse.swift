@@ -18,8 +18,8 @@ public struct RawResponse: Sendable {
     /// ``body`` is empty then. Middleware that passes the response on keeps it.
     var stream: StreamedResponse.Body?
     /// Whether the request went with cookies from a ``CookieStore``, which the cache (outside
-    /// the redirects, where the store adds them) did not see: a response that varies with
-    /// `Cookie` is then not stored.
+    /// the redirects, where the store adds them) did not see: the response is then stored only
+    /// as one to a request with credentials may be.
     var carriedStoredCookies = false
 
     /// Creates a response.

@@ -115,6 +115,7 @@ public final class URLSessionTransport: HTTPTransport {
         }
         if Task.isCancelled { throw .cancelled }
         var urlRequest = URLRequest(url: url)
+        urlRequest.httpShouldHandleCookies = false  // the client's store decides (see init)
         urlRequest.httpMethod = request.head.method.rawValue
         for field in request.head.headerFields where field.name != .cookie {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
