@@ -42,6 +42,8 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
     public var lastAccess: Date
     /// The site it counts against: its domain's registrable domain (set by the store).
     var site = ""
+    /// Its place in the order the store received it, which breaks ties in the sending order.
+    var sequence = 0
 
     /// A cookie.
     public init(

@@ -28,7 +28,12 @@ public import Foundation
 ///   the old file or the new one, never half of one. Session cookies are kept in it too, as
 ///   curl keeps them.
 public actor CookieStore {
-    private var cookies: [Cookie] = []
+    /// The cookies by their domain: a request's are found among its host's and the domains
+    /// above it, not among all.
+    private var buckets: [String: [Cookie]] = [:]
+    private var count = 0
+    /// The next cookie's place in the order stored, which breaks ties in the sending order.
+    private var nextSequence = 0
     /// The list given, or `nil` for the system's, read the first time a rule needs it.
     private let givenSuffixes: PublicSuffixList?
     private var publicSuffixes: PublicSuffixList { givenSuffixes ?? .system }
@@ -60,53 +65,79 @@ public actor CookieStore {
     public init(file: URL, publicSuffixes: PublicSuffixList? = nil, now: Date = Date()) throws(CookieFileError) {
         self.givenSuffixes = publicSuffixes
         self.file = file
-        let read = try CookieFile.read(file, now: now)
         // What the rules would refuse now (a cookie for a public suffix that another program
-        // wrote) is not taken.
-        let suffixes = publicSuffixes ?? .system
-        self.cookies = read.compactMap { cookie in
-            guard cookie.isHostOnly || !suffixes.isPublicSuffix(cookie.domain) else { return nil }
-            var cookie = cookie
-            cookie.site = suffixes.site(of: cookie.domain)
-            return cookie
+        // wrote) is not taken. (The list is read only if a cookie names a domain.)
+        var cookies = try CookieFile.read(file, now: now).filter { cookie in
+            cookie.isHostOnly || !(publicSuffixes ?? .system).isPublicSuffix(cookie.domain)
         }
-        Self.enforceLimits(&cookies, site: nil, fromSecureOrigin: true, now: now)
+        for index in cookies.indices { cookies[index].sequence = index }
+        nextSequence = cookies.count
+        Self.enforceLimits(&cookies, site: nil, fromSecureOrigin: true, now: now) { publicSuffixes ?? .system }
+        buckets = Dictionary(grouping: cookies, by: \.domain)
+        count = cookies.count
+    }
+
+    /// Every cookie, in no particular order.
+    private var flattened: [Cookie] { buckets.values.flatMap { $0 } }
+
+    private func replaceAll(with cookies: [Cookie]) {
+        buckets = Dictionary(grouping: cookies, by: \.domain)
+        count = cookies.count
     }
 
     // MARK: - Reading
 
     /// Every cookie the store holds that has not expired, in the order a request would send them.
     public func all(now: Date = Date()) -> [Cookie] {
-        Self.inSendingOrder(cookies.filter { !$0.hasExpired(at: now) })
+        Self.inSendingOrder(flattened.filter { !$0.hasExpired(at: now) })
     }
 
     /// The cookies that go with a request to `url`, longest path first (then oldest first).
     public func cookies(for url: URL, now: Date = Date()) -> [Cookie] {
         guard let target = CookieTarget(url) else { return [] }
-        return matching(target, now: now)
+        return Self.inSendingOrder(matching(target, now: now).map { buckets[$0.domain]?[$0.index] }.compactMap { $0 })
     }
 
     /// The `Cookie` field's value for a request to `scheme://host` and `path`, or `nil` when no
     /// cookie goes; marks those cookies as just used.
     func header(scheme: String, host: String, path: String, now: Date = Date()) -> String? {
         let target = CookieTarget(scheme: scheme, host: host, path: path)
-        let sent = matching(target, now: now)
-        guard !sent.isEmpty else { return nil }
-        for index in cookies.indices where sent.contains(where: { $0.isSameCookie(as: cookies[index]) }) {
-            cookies[index].lastAccess = now
+        var sent: [Cookie] = []
+        for (domain, index) in matching(target, now: now) {
+            buckets[domain]?[index].lastAccess = now
+            if let cookie = buckets[domain]?[index] { sent.append(cookie) }
         }
-        return sent.map(\.pair).joined(separator: "; ")
+        guard !sent.isEmpty else { return nil }
+        return Self.inSendingOrder(sent).map(\.pair).joined(separator: "; ")
     }
 
-    private func matching(_ target: CookieTarget, now: Date) -> [Cookie] {
-        Self.inSendingOrder(
-            cookies.filter { cookie in
-                !cookie.hasExpired(at: now)
-                    && (cookie.isHostOnly
-                        ? target.host == cookie.domain : Self.domain(cookie.domain, matches: target.host))
-                    && Self.path(cookie.path, matches: target.path) && (!cookie.isSecure || target.isSecure)
+    /// Where the cookies for `target` are: in the buckets of its host and of the domains above
+    /// it (an IP address has none above), those whose rules let them go.
+    private func matching(_ target: CookieTarget, now: Date) -> [(domain: String, index: Int)] {
+        var found: [(domain: String, index: Int)] = []
+        for domain in Self.domains(covering: target.host) {
+            guard let bucket = buckets[domain] else { continue }
+            for (index, cookie) in bucket.enumerated()
+            where !cookie.hasExpired(at: now) && (!cookie.isHostOnly || domain == target.host)
+                && Self.path(cookie.path, matches: target.path) && (!cookie.isSecure || target.isSecure)
+            {
+                found.append((domain, index))
             }
-        )
+        }
+        return found
+    }
+
+    /// `host`, then each domain above it (`b.example.com`, `example.com`, `com` for
+    /// `a.b.example.com`): the domains that domain-match it (RFC 6265bis §5.1.3).
+    private static func domains(covering host: String) -> [String] {
+        guard !CookieTarget.isIPAddress(host) else { return [host] }
+        var domains = [host]
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            if !rest.isEmpty { domains.append(String(rest)) }
+        }
+        return domains
     }
 
     // MARK: - Storing
@@ -168,10 +199,9 @@ public actor CookieStore {
         } else if set.domain != nil {
             cookie.isHostOnly = suffixes.isPublicSuffix(target.host) || CookieTarget.isIPAddress(target.host)
         }
-        cookie.site = suffixes.site(of: cookie.domain)
         // A cleartext response cannot shadow a secure cookie it could not see (§5.7, step 16).
         if !target.isSecure,
-            cookies.contains(where: { old in
+            flattened.contains(where: { old in
                 old.isSecure && old.name == cookie.name && !old.hasExpired(at: now)
                     && (Self.domain(old.domain, matches: cookie.domain)
                         || Self.domain(cookie.domain, matches: old.domain))
@@ -187,25 +217,55 @@ public actor CookieStore {
     /// that one's creation time), or removes it when it has expired; whether anything changed.
     private func store(_ cookie: Cookie, fromSecureOrigin: Bool, now: Date) -> Bool {
         var cookie = cookie
-        if let existing = cookies.firstIndex(where: { $0.isSameCookie(as: cookie) }) {
+        if let existing = buckets[cookie.domain]?.firstIndex(where: { $0.isSameCookie(as: cookie) }) {
             guard !cookie.hasExpired(at: now) else {
-                cookies.remove(at: existing)
+                buckets[cookie.domain]?.remove(at: existing)
+                count -= 1
                 return true
             }
-            cookie.created = cookies[existing].created
-            cookies[existing] = cookie
+            if let old = buckets[cookie.domain]?[existing] {
+                cookie.created = old.created
+                cookie.sequence = old.sequence
+            }
+            buckets[cookie.domain]?[existing] = cookie
             return true
         }
         guard !cookie.hasExpired(at: now) else { return false }
-        cookies.append(cookie)
-        Self.enforceLimits(&cookies, site: cookie.site, fromSecureOrigin: fromSecureOrigin, now: now)
+        cookie.sequence = nextSequence
+        nextSequence += 1
+        buckets[cookie.domain, default: []].append(cookie)
+        count += 1
+        enforceLimits(afterStoringFor: cookie.domain, fromSecureOrigin: fromSecureOrigin, now: now)
         return true
+    }
+
+    /// Enforces the limits once a cookie for `domain` is stored: only when there are enough
+    /// cookies for one to be over, and by rebuilding the buckets only when some must go.
+    private func enforceLimits(afterStoringFor domain: String, fromSecureOrigin: Bool, now: Date) {
+        guard count > Self.maximumPerSite else { return }
+        // Each bucket's site, found once (the list is read then).
+        for (name, bucket) in buckets where bucket.first?.site.isEmpty == true {
+            let site = publicSuffixes.site(of: name)
+            buckets[name] = bucket.map { cookie in
+                var cookie = cookie
+                cookie.site = site
+                return cookie
+            }
+        }
+        let site = buckets[domain]?.first?.site ?? ""
+        let inSite = buckets.values.reduce(0) { total, bucket in
+            bucket.first?.site == site ? total + bucket.count : total
+        }
+        guard inSite > Self.maximumPerSite || count > Self.maximumCount else { return }
+        var cookies = flattened
+        Self.enforceLimits(&cookies, site: site, fromSecureOrigin: fromSecureOrigin, now: now) { publicSuffixes }
+        replaceAll(with: cookies)
     }
 
     /// Removes every cookie.
     public func removeAll() {
-        guard !cookies.isEmpty else { return }
-        cookies.removeAll()
+        guard count > 0 else { return }
+        replaceAll(with: [])
         persist()
     }
 
@@ -216,7 +276,8 @@ public actor CookieStore {
     /// - Throws: ``CookieFileError`` when the file cannot be written, now or at the last change.
     public func save(now: Date = Date()) throws(CookieFileError) {
         guard let file else { return }
-        try CookieFile.write(cookies.filter { !$0.hasExpired(at: now) }, to: file)
+        let cookies = flattened.filter { !$0.hasExpired(at: now) }.sorted { $0.sequence < $1.sequence }
+        try CookieFile.write(cookies, to: file)
         saveFailure = nil
     }
 
@@ -236,19 +297,33 @@ public actor CookieStore {
 
     /// Longest path first, then oldest first (RFC 6265bis §5.8.3), then in the order stored.
     private static func inSendingOrder(_ cookies: [Cookie]) -> [Cookie] {
-        cookies.enumerated().sorted { a, b in
-            let (left, right) = (a.element, b.element)
+        cookies.sorted { left, right in
             if left.path.utf8.count != right.path.utf8.count { return left.path.utf8.count > right.path.utf8.count }
             if left.created != right.created { return left.created < right.created }
-            return a.offset < b.offset
-        }.map(\.element)
+            return left.sequence < right.sequence
+        }
     }
 
-    /// Drops expired cookies, then beyond a site's limit (`site`'s, or every site's when `nil`)
-    /// and beyond the total, the least recently sent, cookies without `Secure` first. A
+    /// Drops expired cookies, then beyond a site's limit (the newest cookie's site, or every
+    /// site) and beyond the total, the least recently sent, cookies without `Secure` first. A
     /// cleartext response never makes a secure cookie go: its own newest goes instead.
-    private static func enforceLimits(_ cookies: inout [Cookie], site: String?, fromSecureOrigin: Bool, now: Date) {
+    /// Sites are found (with `suffixes`, read then) only when there are enough cookies for one
+    /// to be over its limit.
+    private static func enforceLimits(
+        _ cookies: inout [Cookie],
+        site: String?,
+        fromSecureOrigin: Bool,
+        now: Date,
+        suffixes: () -> PublicSuffixList
+    ) {
         cookies.removeAll { $0.hasExpired(at: now) }
+        guard cookies.count > maximumPerSite else { return }
+        if cookies.contains(where: \.site.isEmpty) {
+            let list = suffixes()
+            for index in cookies.indices where cookies[index].site.isEmpty {
+                cookies[index].site = list.site(of: cookies[index].domain)
+            }
+        }
         var doomed = Set<Int>()
         func drop(_ excess: Int, among members: [Int]) {
             guard excess > 0 else { return }
@@ -257,7 +332,7 @@ public actor CookieStore {
                     let (left, right) = (cookies[a], cookies[b])
                     if left.isSecure != right.isSecure { return !left.isSecure }
                     if left.lastAccess != right.lastAccess { return left.lastAccess < right.lastAccess }
-                    return a < b
+                    return left.sequence < right.sequence
                 }
             doomed.formUnion(order.prefix(excess))
         }

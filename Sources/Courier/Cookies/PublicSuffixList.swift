@@ -48,7 +48,12 @@ public struct PublicSuffixList: Sendable {
                 set = \Self.wildcards
             }
             let name = IDNA.asciiHost(rule.lowercased())
-            guard !name.isEmpty, !name.contains("*"), RequestTarget.problem(withHost: name) == nil else { continue }
+            // A name of ASCII letters, digits, `-` and `.` (the list's Unicode rules converted).
+            guard !name.isEmpty,
+                name.utf8.allSatisfy({ byte in
+                    (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x2E
+                })
+            else { continue }
             self[keyPath: set].insert(name)
         }
     }
