@@ -101,6 +101,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     cacheBenchmarks()
+    cookieBenchmarks()
     gitWireBenchmarks()
     storeBenchmarks()
     favoritesBenchmarks()
