@@ -70,7 +70,7 @@ build() {
             # JSONFeedReader imports Courier for JSONValue: the module is named Courier so that
             # the import names itself.
             mapfile -t sources < <(find Sources/Feeds -name '*.swift' | sort)
-            sources+=("${json_sources[@]}")
+            sources+=("${json_sources[@]}" Sources/Courier/Cache/CivilDate.swift)
             module=Courier main=Fuzz/Feeds/main.swift ;;
         json)
             sources=("${json_sources[@]}")

@@ -81,8 +81,10 @@ enum HTTPDate {
                 year += 100
             }
         }
-        guard (1...9999).contains(year), (1...daysIn(month, year)).contains(day) else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        guard (1...9999).contains(year), (1...CivilDate.days(inMonth: month, year: year)).contains(day) else {
+            return nil
+        }
+        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + time.hour * 3600 + time.minute * 60 + time.second - (offsetSeconds ?? 0)
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
@@ -120,21 +122,6 @@ enum HTTPDate {
     private static func isLetter(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-    }
-
-    private static func daysIn(_ month: Int, _ year: Int) -> Int {
-        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        return [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (years 1 to 9999).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = shiftedYear / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// This year, by the clock.

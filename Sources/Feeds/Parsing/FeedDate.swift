@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// The dates feeds carry: W3C-DTF / RFC 3339 (partial dates included) and RFC 822 / 1123
@@ -169,31 +170,15 @@ enum FeedDate {
         second: Int,
         offset: Int
     ) -> Date? {
-        guard (1...12).contains(month), (1...daysIn(month, year)).contains(day), (0...24).contains(hour),
+        guard (1...12).contains(month), (1...CivilDate.days(inMonth: month, year: year)).contains(day),
+            (0...24).contains(hour),
             (0...59).contains(minute), (0...61).contains(second)
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offset
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    private static func daysIn(_ month: Int, _ year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 }
 
 /// Reading a date string byte by byte (dates are ASCII).
