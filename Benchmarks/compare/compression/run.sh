@@ -61,19 +61,7 @@ with open(f"{work}/bomb.gz", "wb") as out:
 PY
 
 # The servers.
-cat >"$work/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/error.log;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $work/tmp;
-    proxy_temp_path $work/tmp;
-    fastcgi_temp_path $work/tmp;
-    uwsgi_temp_path $work/tmp;
-    scgi_temp_path $work/tmp;
+start_nginx "$work" "
     types { application/json json; application/rss+xml xml; }
     gzip on;
     gzip_comp_level 5;
@@ -84,12 +72,8 @@ http {
         listen 127.0.0.1:18411;
         root $work;
         location = /bomb { gzip off; default_type application/json; add_header Content-Encoding gzip; alias $work/bomb.gz; }
-    }
-}
-CONF
-mkdir -p "$work/tmp"
-nginx -c "$work/nginx.conf" -p "$work" &
-pids+=($!)
+    }"
+pids+=("$nginx")
 "$courier" serve --port 18412 --log-level warning >/dev/null &
 pids+=($!)
 wait_until_answers "http://127.0.0.1:18411/feed.xml" 100

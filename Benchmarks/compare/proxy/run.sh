@@ -31,19 +31,7 @@ python3 -c 'import json; print(json.dumps({"results": [{"id": i, "title": "title
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=127.0.0.1 \
     -addext subjectAltName=IP:127.0.0.1 -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
 
-cat >"$work/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/error.log;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $work/tmp;
-    proxy_temp_path $work/tmp;
-    fastcgi_temp_path $work/tmp;
-    uwsgi_temp_path $work/tmp;
-    scgi_temp_path $work/tmp;
+start_nginx "$work" "
     types { application/json json; }
     server { listen 127.0.0.1:18421; root $work; }
     server {
@@ -51,12 +39,8 @@ http {
         ssl_certificate $work/cert.pem;
         ssl_certificate_key $work/key.pem;
         root $work;
-    }
-}
-CONF
-mkdir -p "$work/tmp"
-nginx -c "$work/nginx.conf" -p "$work" &
-pids+=($!)
+    }"
+pids+=("$nginx")
 printf 'Port 18423\nListen 127.0.0.1\nAllow 127.0.0.1\nTimeout 60\nMaxClients 100\nLogLevel Error\n' \
     >"$work/tinyproxy.conf"
 tinyproxy -d -c "$work/tinyproxy.conf" 2>/dev/null &
