@@ -270,7 +270,10 @@ struct ProxyTests {
                             Endpoint<Data>(method: .post, path: "/echo", body: .stream(chunks, length: 4))
                         )
                     }
-                    #expect(error != nil)
+                    #expect(
+                        error?.transportFailure?.detail.contains("bodyLengthMismatch") == true,
+                        "\(String(describing: error))"
+                    )
                 }
             }
         }

@@ -91,7 +91,7 @@ public struct TinyProxy: Sendable {
         _ = try? await onThread {
             guard process.isRunning else { return }
             kill(process.processIdentifier, SIGKILL)
-            for _ in 0..<1000 where process.isRunning { usleep(5_000) }
+            process.waitUntilExit()
         }
     }
 
