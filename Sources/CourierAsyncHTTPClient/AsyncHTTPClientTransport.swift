@@ -422,13 +422,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
         outgoing.headers.reserveCapacity(request.head.headerFields.count)
-        for field in request.head.headerFields where field.name != .cookie {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
-        }
-        // One Cookie field, its pieces joined by "; " (RFC 6265 §5.4): HTTPFields keeps them
-        // apart, as HTTP/2 may send them.
-        if let cookies = request.head.headerFields[.cookie] {
-            outgoing.headers.add(name: "Cookie", value: cookies)
+        for (name, value) in request.wireFields {
+            outgoing.headers.add(name: name, value: value)
         }
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
@@ -495,10 +490,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                     cause: error
                 )
             )
-        case (.connectTimeout?, _), (_, .connectionRefused), (_, .hostNotFound):
+        case _ where Self.isConnecting(error, kind: transport.kind):
             // Any failure to connect is the proxy's: the proxy is what the client connects to.
-            detail = "could not connect to the proxy \(proxy): \(transport.detail)"
-        case _ where Self.isConnecting(error):
             detail = "could not connect to the proxy \(proxy): \(transport.detail)"
         default:
             return failure
@@ -507,8 +500,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Whether `error` is a failure to open a connection (not one on an open connection).
-    private static func isConnecting(_ error: any Error) -> Bool {
-        if error is NIOConnectionError { return true }
+    private static func isConnecting(_ error: any Error, kind: TransportFailure.Kind) -> Bool {
+        if kind == .connectionRefused || kind == .hostNotFound || error is NIOConnectionError { return true }
+        if case .connectTimeout? = error as? HTTPClientError { return true }
         if case .connectTimeout? = error as? ChannelError { return true }
         if let error = error as? IOError { return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode) }
         return false

@@ -134,15 +134,12 @@ struct ProxyForwarder: Sendable {
         head.headers.reserveCapacity(request.head.headerFields.count + 3)
         // The proxy takes the host from the request line (RFC 9112 §3.2.2): one Host, that one.
         head.headers.add(name: "Host", value: authority)
-        let framing: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .cookie]
-        for field in request.head.headerFields
-        where !framing.contains(field.name) && field.name.canonicalName != "host"
-            && (proxy.credentials == nil || field.name != .proxyAuthorization)
+        let framing: Set<String> = ["content-length", "transfer-encoding", "host"]
+        for (name, value) in request.wireFields
+        where !framing.contains(name.lowercased())
+            && (proxy.credentials == nil || name.lowercased() != "proxy-authorization")
         {
-            head.headers.add(name: field.name.rawName, value: field.value)
-        }
-        if let cookies = request.head.headerFields[.cookie] {
-            head.headers.add(name: "Cookie", value: cookies)  // one field, as the direct route sends
+            head.headers.add(name: name, value: value)
         }
         if let credentials = proxy.credentials {
             let pair = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()

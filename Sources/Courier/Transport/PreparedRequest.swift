@@ -69,6 +69,15 @@ public struct PreparedRequest: Sendable {
         return idempotent && (streamedBody?.isReplayable ?? true)
     }
 
+    /// The header fields as an HTTP/1 message carries them, in order: the same, but one
+    /// `Cookie` field with its pieces joined by "; " (RFC 6265 §5.4), where `HTTPFields` keeps
+    /// them apart (as HTTP/2 may send them). Transports write these.
+    package var wireFields: [(name: String, value: String)] {
+        var fields = head.headerFields.filter { $0.name != .cookie }.map { ($0.name.rawName, $0.value) }
+        if let cookies = head.headerFields[.cookie] { fields.append(("Cookie", cookies)) }
+        return fields
+    }
+
     /// The method and URL with secrets redacted, for messages and logs.
     public var summary: RequestSummary {
         RequestSummary(method: head.method.rawValue, url: Redaction.redactingURL(url))

@@ -117,13 +117,9 @@ public final class URLSessionTransport: HTTPTransport {
         var urlRequest = URLRequest(url: url)
         urlRequest.httpShouldHandleCookies = false  // the client's store decides (see init)
         urlRequest.httpMethod = request.head.method.rawValue
-        for field in request.head.headerFields where field.name != .cookie {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
-        }
-        // One Cookie field, its pieces joined by "; " (RFC 6265 §5.4): HTTPFields keeps them
-        // apart, and Foundation would join them by ", ".
-        if let cookies = request.head.headerFields[.cookie] {
-            urlRequest.setValue(cookies, forHTTPHeaderField: "Cookie")
+        // One Cookie field: Foundation would join its pieces by ", ".
+        for (name, value) in request.wireFields {
+            urlRequest.addValue(value, forHTTPHeaderField: name)
         }
         urlRequest.httpBody = request.body
         if let timeout = request.timeout {
