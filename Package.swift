@@ -44,9 +44,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        // `swift package generate-documentation`: every library's DocC catalog, built in CI.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Tests only: validates the service's OpenAPI document. Its default trait (external
         // reference loading) is not needed and slows the build.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
@@ -429,7 +426,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+    ]
+)
 
+// What only the people who work on Courier need loads only when they ask, as Hummingbird's
+// manifest does, so that `swift build` of a clone (and CI) builds no benchmark, and no package
+// that depends on Courier ever resolves these:
+// - `COURIER_BENCHMARKS=1`: package-benchmark, the micro-benchmarks (`swift package benchmark`)
+//   and the programs the `Benchmarks/compare` scripts run (which set it themselves);
+// - `COURIER_DOCS=1`: the DocC plugin (`swift package generate-documentation`), which CI uses.
+if Context.environment["COURIER_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"])
+    )
+    package.targets += [
         // Micro-benchmarks: `swift package benchmark`.
         .executableTarget(
             name: "CourierBenchmarks",
@@ -527,4 +537,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
     ]
-)
+}
+if Context.environment["COURIER_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -5,7 +5,7 @@ import Foundation
 import HTTPTypes
 
 /// Micro-benchmarks of the engine's own work, without a network: run with
-/// `swift package benchmark`. The system comparison against raw AsyncHTTPClient and
+/// `COURIER_BENCHMARKS=1 swift package benchmark`. The system comparison against raw AsyncHTTPClient and
 /// URLSession is `Benchmarks/compare/client/run.sh`.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(

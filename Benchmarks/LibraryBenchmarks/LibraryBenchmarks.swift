@@ -4,7 +4,7 @@ import LibraryServer
 
 /// The library service's search without HTTP: prefix lookups and page serialisation over one
 /// million synthetic books (`SyntheticData`, the same set Benchmarks/compare/library serves).
-/// Run with `swift package benchmark --target LibraryBenchmarks`.
+/// Run with `COURIER_BENCHMARKS=1 swift package benchmark --target LibraryBenchmarks`.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .instructions, .throughput],

@@ -7,6 +7,8 @@
 #   start_nginx DIR HTTP_BLOCK       nginx in the foreground with DIR for its files and HTTP_BLOCK
 #                                    (servers, types, gzip…) inside http { }; its pid is $nginx
 
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
+
 wait_until_answers() {
     local url=$1 tries=${2:-50}
     for _ in $(seq "$tries"); do

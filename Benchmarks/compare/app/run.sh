@@ -7,6 +7,7 @@
 #      engine alone, p50 and p99 over SEARCHES searches.
 # Needs Debian's chromium and chromium-driver. Usage: Benchmarks/compare/app/run.sh [RUNS] [SEARCHES]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 runs=${1:-5}
 searches=${2:-300}

@@ -8,6 +8,7 @@
 #
 #   Benchmarks/compare/cache/run.sh [RUNS]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 runs=${1:-40}
 port=${PORT:-18702}

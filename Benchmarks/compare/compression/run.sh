@@ -15,6 +15,7 @@
 #
 #   Benchmarks/compare/compression/run.sh [RUNS]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 runs=${1:-10}
 for tool in nginx hyperfine curl; do

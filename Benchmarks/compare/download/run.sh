@@ -6,6 +6,7 @@
 #
 #   Benchmarks/compare/download/run.sh [ROUNDS] [BYTES]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 rounds=${1:-3}
 bytes=${2:-1073741824}

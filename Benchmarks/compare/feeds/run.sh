@@ -7,6 +7,7 @@
 #
 #   Benchmarks/compare/feeds/run.sh [ROUNDS] [MEGABYTES]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 rounds=${1:-3}
 megabytes=${2:-100}

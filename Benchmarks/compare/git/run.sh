@@ -5,6 +5,7 @@
 #
 #   Benchmarks/compare/git/run.sh [RUNS] [REFS...]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 runs=${1:-20}
 shift || true

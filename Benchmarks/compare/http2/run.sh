@@ -10,6 +10,7 @@
 #
 #   Benchmarks/compare/http2/run.sh [ROUNDS] [CONCURRENCY] [REQUESTS]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 rounds=${1:-5}
 concurrency=${2:-16}

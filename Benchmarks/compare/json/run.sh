@@ -7,6 +7,7 @@
 #
 #   Benchmarks/compare/json/run.sh [RUNS]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 runs=${1:-10}
 port=${PORT:-18705}

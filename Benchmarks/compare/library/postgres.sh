@@ -13,6 +13,7 @@
 #
 #   Benchmarks/compare/library/postgres.sh [ROUNDS] [SECONDS] [CONNECTIONS]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 rounds=${1:-3}
 seconds=${2:-10}

@@ -7,6 +7,7 @@
 #   Benchmarks/compare/movies/run.sh [ROUNDS] [MOVIES] [LATENCY_MS]
 #   CONCURRENCY="16" Benchmarks/compare/movies/run.sh …   (only some of the levels)
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 rounds=${1:-3}
 movies=${2:-1000}

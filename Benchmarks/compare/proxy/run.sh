@@ -11,6 +11,7 @@
 #
 #   Benchmarks/compare/proxy/run.sh [RUNS]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 runs=${1:-20}
 for tool in nginx hyperfine curl tinyproxy openssl; do

@@ -11,6 +11,7 @@
 #
 #   Benchmarks/compare/streaming/run.sh [ROUNDS] [BYTES] [EVENTS]
 set -euo pipefail
+export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
 cd "$(dirname "$0")/../../.."
 rounds=${1:-3}
 bytes=${2:-1073741824}
