@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CourierCassettes", targets: ["CourierCassettes"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
         .library(name: "LibraryKit", targets: ["LibraryKit"]),
+        .library(name: "LibrarySearch", targets: ["LibrarySearch"]),
         .library(name: "LibraryServer", targets: ["LibraryServer"]),
         .library(name: "LibraryPostgres", targets: ["LibraryPostgres"]),
         .library(name: "Feeds", targets: ["Feeds"]),
@@ -101,11 +102,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The library service's data, its prefix search and the stores it answers from: no HTTP.
+        .target(
+            name: "LibrarySearch",
+            dependencies: ["Courier", "LibraryKit"],
+            resources: [.copy("Resources/Data")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "LibraryServer",
             dependencies: [
                 "Courier",
                 "LibraryKit",
+                "LibrarySearch",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -120,7 +129,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
-            resources: [.copy("Resources/Data"), .copy("Resources/Web"), .copy("Resources/openapi.json")],
+            resources: [.copy("Resources/Web"), .copy("Resources/openapi.json")],
             swiftSettings: swiftSettings
         ),
         // The library service's catalog in PostgreSQL, shared by replicas.
@@ -129,7 +138,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "LibraryKit",
-                "LibraryServer",
+                "LibrarySearch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -186,6 +195,7 @@ let package = Package(
                 "GitWire",
                 "LibraryKit",
                 "LibraryServer",
+                "LibrarySearch",
                 "StoreSearch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -212,6 +222,7 @@ let package = Package(
                 "LibraryKit",
                 "LibraryPostgres",
                 "LibraryServer",
+                "LibrarySearch",
                 "StoreSearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -309,6 +320,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "LibrarySearchTests",
+            dependencies: ["CourierTestTraits", "LibraryKit", "LibrarySearch"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "LibraryServerTests",
             dependencies: [
                 "Courier",
@@ -317,6 +333,7 @@ let package = Package(
                 "LibraryKit",
                 "LibraryPostgres",
                 "LibraryServer",
+                "LibrarySearch",
                 "CourierTestServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -418,6 +435,7 @@ let package = Package(
                 "LibraryKit",
                 "LibraryPostgres",
                 "LibraryServer",
+                "LibrarySearch",
                 "StoreSearch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -464,7 +482,7 @@ if Context.environment["COURIER_BENCHMARKS"] != nil {
             name: "LibraryBenchmarks",
             dependencies: [
                 "LibraryKit",
-                "LibraryServer",
+                "LibrarySearch",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/LibraryBenchmarks",
@@ -474,7 +492,7 @@ if Context.environment["COURIER_BENCHMARKS"] != nil {
         // Writes data sets for Benchmarks/compare/library: the built-in one, or 1M synthetic books.
         .executableTarget(
             name: "library-data",
-            dependencies: ["LibraryKit", "LibraryServer"],
+            dependencies: ["LibraryKit", "LibrarySearch"],
             path: "Benchmarks/compare/library/Sources",
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,6 @@
 import Benchmark
 import LibraryKit
-import LibraryServer
+import LibrarySearch
 
 /// The library service's search without HTTP: prefix lookups and page serialisation over one
 /// million synthetic books (`SyntheticData`, the same set Benchmarks/compare/library serves).

@@ -1,4 +1,5 @@
 public import Foundation
+import LibrarySearch
 import LibraryServer
 public import Logging
 

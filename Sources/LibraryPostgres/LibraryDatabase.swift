@@ -1,6 +1,6 @@
 import Foundation
 public import LibraryKit
-public import LibraryServer
+public import LibrarySearch
 public import Logging
 import NIOCore
 import PostgresNIO

@@ -1,6 +1,6 @@
 import Courier
 import LibraryKit
-public import LibraryServer
+public import LibrarySearch
 public import Logging
 import PostgresNIO
 import Synchronization

@@ -4,6 +4,7 @@ import CourierTestServer
 import Foundation
 import LibraryKit
 import LibraryPostgres
+import LibrarySearch
 import LibraryServer
 import Logging
 import Testing

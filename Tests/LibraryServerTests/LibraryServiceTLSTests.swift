@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CourierTestServer
 import CourierTestTraits
 import Foundation
+import LibrarySearch
 import LibraryServer
 import Logging
 import NIOCore

@@ -3,6 +3,7 @@ import CourierTestTraits
 import Foundation
 import HTTPTypes
 import LibraryKit
+import LibrarySearch
 import LibraryServer
 import Testing
 

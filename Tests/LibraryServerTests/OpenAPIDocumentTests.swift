@@ -3,6 +3,7 @@ import CourierTestTraits
 import Foundation
 import Hummingbird
 import LibraryKit
+import LibrarySearch
 import LibraryServer
 import OpenAPIKit
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import LibraryKit
 import LibraryPostgres
+import LibrarySearch
 import LibraryServer
 import Logging
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LibraryKit
+import LibrarySearch
 import LibraryServer
 
 /// The samples of the `LibraryServer` module (its `///` examples and its DocC articles), each in
@@ -63,43 +64,5 @@ enum LibraryServerSamples {
         let router = Router()
         router.middlewares.add(ResponseCompression())
         keep(router)
-    }
-
-    // MARK: - Data/LibraryData.swift
-
-    static func libraryData() throws {
-        let data = try LibraryData.load(from: URL(fileURLWithPath: "data"))
-        let library = Library(data)
-        keep(library)
-    }
-
-    // MARK: - Data/SyntheticData.swift
-
-    // swift-format-ignore
-    static func syntheticData() {
-        let data = LibraryData(locations: SyntheticData.locations(count: 1_000), books: SyntheticData.books(count: 1_000_000))
-        keep(data)
-    }
-
-    // MARK: - Search/PrefixIndex.swift
-
-    // swift-format-ignore
-    @Values
-    static func prefixIndex() -> [Any] {
-        let index = PrefixIndex(keys: ["Dune", "Dubliners", "Emma"])
-        index.range(ofPrefix: "du")  // 0..<2: "Dubliners", "Dune"
-        index.order                  // [1, 0, 2]: positions of the keys given, in sorted order
-    }
-
-    // MARK: - Search/SearchableList.swift
-
-    // swift-format-ignore
-    @Values
-    static func searchableList(data: LibraryData) -> [Any] {
-        let books = SearchableList(data.books, key: \.title)
-        let result = books.search("the ", limit: 20, offset: 0)
-        result.total              // every title starting with "the "
-        books.items(in: result)   // the first 20 of them
-        books.json(for: result)   // `[{…},{…}]`, ready to send
     }
 }

@@ -2,6 +2,7 @@
 
 import Foundation
 import LibraryPostgres
+import LibrarySearch
 import LibraryServer
 import Logging
 

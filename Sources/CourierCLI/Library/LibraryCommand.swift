@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LibraryKit
 import LibraryPostgres
+import LibrarySearch
 import LibraryServer
 import Logging
 

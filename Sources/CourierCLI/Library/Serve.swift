@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LibraryPostgres
+import LibrarySearch
 import LibraryServer
 import Logging
 

@@ -1,14 +1,7 @@
 import Hummingbird
-import LibraryKit
 
-/// Entity tags for search results, and `If-None-Match` (RFC 9110 §8.8.3, §13.1.2).
+/// `If-None-Match` (RFC 9110 §8.8.3, §13.1.2): whether the client already has a tag.
 enum EntityTag {
-    /// A strong tag for a page of `list`: the list's fingerprint and the page's place in it fix
-    /// the body byte for byte, so no hashing of the body is needed.
-    static func forPage<Item>(_ result: SearchResult, of list: SearchableList<Item>) -> String {
-        "\(list.entityTagPrefix)-\(result.page.lowerBound)-\(result.page.count)-\(result.total)\""
-    }
-
     /// Whether the request's `If-None-Match` (all its fields) names `tag`: the client's copy is current.
     static func request(_ request: Request, alreadyHas tag: String) -> Bool {
         guard let fieldValue = request.headers[.ifNoneMatch] else { return false }

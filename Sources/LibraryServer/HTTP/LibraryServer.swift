@@ -2,6 +2,7 @@ public import Foundation
 import HTTPTypes
 public import Hummingbird
 import LibraryKit
+public import LibrarySearch
 public import Logging
 import NIOCore
 import ServiceLifecycle
@@ -14,7 +15,7 @@ import ServiceLifecycle
 /// try await server.run(host: "127.0.0.1", port: 8080) { url in print("Serving \(url)") }
 /// ```
 ///
-/// The data comes from a ``LibraryStore``: the in-memory ``Library``, or a database shared by
+/// The data comes from a `LibraryStore`: the in-memory `Library`, or a database shared by
 /// replicas, with the same answers.
 public struct LibraryServer: Sendable {
     /// The paths the service answers, each with GET and HEAD.
@@ -29,14 +30,14 @@ public struct LibraryServer: Sendable {
 
     /// Prepares a server for the in-memory `library`.
     ///
-    /// - Throws: ``DataFileError`` if the page or the OpenAPI document is missing from the bundle.
+    /// - Throws: `DataFileError` if the page or the OpenAPI document is missing from the bundle.
     public init(library: Library, logger: Logger = Logger(label: "courier.library")) throws(DataFileError) {
         try self.init(store: library, logger: logger)
     }
 
     /// Prepares a server for the data in `store`.
     ///
-    /// - Throws: ``DataFileError`` if the page or the OpenAPI document is missing from the bundle.
+    /// - Throws: `DataFileError` if the page or the OpenAPI document is missing from the bundle.
     public init(store: any LibraryStore, logger: Logger = Logger(label: "courier.library")) throws(DataFileError) {
         self.store = store
         self.logger = logger

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LibraryKit
+import LibrarySearch
 import Logging
 import NIOCore
 

@@ -2,6 +2,7 @@ import Courier
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LibrarySearch
 import NIOCore
 
 /// A file from the bundle, read once, served with an entity tag so browsers revalidate cheaply.

@@ -1,6 +1,6 @@
 import Foundation
 import LibraryKit
-import LibraryServer
+import LibrarySearch
 
 /// Writes a synthetic data set for `courier serve --data` and the Node peers:
 ///

@@ -35,12 +35,12 @@ extension Book: JSONRecord {
 }
 
 /// Writes one JSON object's members, escaping strings as RFC 8259 requires.
-struct JSONObjectWriter {
+package struct JSONObjectWriter {
     private var bytes: [UInt8]
     private var isFirst = true
 
     /// Appends `{`, the members `body` writes, and `}` to `bytes`.
-    static func write(into bytes: inout [UInt8], _ body: (inout JSONObjectWriter) -> Void) {
+    package static func write(into bytes: inout [UInt8], _ body: (inout JSONObjectWriter) -> Void) {
         // Swapping moves the buffer in and out without copying it.
         var writer = JSONObjectWriter(bytes: [])
         swap(&writer.bytes, &bytes)
@@ -54,12 +54,12 @@ struct JSONObjectWriter {
         self.bytes = bytes
     }
 
-    mutating func member(_ name: StaticString, _ value: String) {
+    package mutating func member(_ name: StaticString, _ value: String) {
         key(name)
         Self.appendString(value, to: &bytes)
     }
 
-    mutating func member(_ name: StaticString, _ value: Int) {
+    package mutating func member(_ name: StaticString, _ value: Int) {
         key(name)
         bytes.append(contentsOf: String(value).utf8)
     }
@@ -74,7 +74,7 @@ struct JSONObjectWriter {
 
     /// `string` as a JSON string literal: quotes, backslashes and control characters escaped,
     /// everything else as UTF-8.
-    static func appendString(_ string: String, to bytes: inout [UInt8]) {
+    package static func appendString(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {

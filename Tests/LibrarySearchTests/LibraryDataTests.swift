@@ -1,7 +1,7 @@
 import CourierTestTraits
 import Foundation
 import LibraryKit
-import LibraryServer
+import LibrarySearch
 import Testing
 
 @Suite(.loadLimited)

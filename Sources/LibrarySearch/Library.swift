@@ -47,7 +47,7 @@ extension SearchableList {
         return LibraryPage(
             elements: jsonElements(for: result),
             total: result.total,
-            entityTag: EntityTag.forPage(result, of: self)
+            entityTag: entityTag(for: result)
         )
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import LibraryKit
 import Testing
 
-@testable import LibraryServer
+@testable import LibrarySearch
 
 @Suite(.loadLimited)
 struct SearchableListTests {

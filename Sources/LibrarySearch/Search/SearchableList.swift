@@ -17,7 +17,7 @@ public struct SearchableList<Item: JSONRecord & Sendable>: Sendable {
     /// A hash of the encoded items, for entity tags: equal lists have equal fingerprints.
     public let fingerprint: UInt64
     /// `"` and the fingerprint in hexadecimal: the start of every entity tag for this list.
-    let entityTagPrefix: String
+    private let entityTagPrefix: String
     private let index: PrefixIndex
     /// Each item's JSON followed by a comma, in key order.
     private let json: [UInt8]
@@ -75,6 +75,12 @@ public struct SearchableList<Item: JSONRecord & Sendable>: Sendable {
         body.append(contentsOf: elements)
         body.append(UInt8(ascii: "]"))
         return body
+    }
+
+    /// A strong entity tag (quotes included) for the result's page: the list's fingerprint and
+    /// the page's place in it fix the body byte for byte, so no hashing of the body is needed.
+    public func entityTag(for result: SearchResult) -> String {
+        "\(entityTagPrefix)-\(result.page.lowerBound)-\(result.page.count)-\(result.total)\""
     }
 
     /// The result's page as JSON objects separated by commas: a JSON array without its brackets.

@@ -1,6 +1,6 @@
 import CourierTestTraits
 import LibraryKit
-import LibraryServer
+import LibrarySearch
 import Testing
 
 @Suite(.loadLimited)

@@ -1,7 +1,7 @@
 import CourierTestTraits
 import Testing
 
-@testable import LibraryServer
+@testable import LibrarySearch
 
 @Suite(.loadLimited)
 struct PrefixIndexTests {
