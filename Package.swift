@@ -325,6 +325,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "LibraryPostgresTests",
+            dependencies: ["Courier", "CourierTestTraits", "LibraryKit", "LibraryPostgres", "LibrarySearch"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "LibraryServerTests",
             dependencies: [
                 "Courier",

@@ -94,41 +94,18 @@ public struct LibraryDatabase: Sendable {
         }
         try await changing {
             try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("DELETE FROM library_locations", logger: logger)
-                try await connection.query("DELETE FROM library_books", logger: logger)
-                try await connection.copyFrom(
-                    table: "library_locations",
-                    columns: ["street_address", "city", "country", "emoji", "hours", "country_key", "json"],
-                    logger: logger
-                ) { writer in
-                    try await CopyText.write(data.locations, to: writer) { location, row in
-                        row.field(location.streetAddress)
-                        row.field(location.city)
-                        row.field(location.country)
-                        row.field(location.emoji)
-                        row.field(location.hours)
-                        row.field(Self.key(location.country))
-                        row.field(Self.json(location))
-                    }
+                try await connection.query(LibraryQueries.deleteLocations, logger: logger)
+                try await connection.query(LibraryQueries.deleteBooks, logger: logger)
+                let (locations, books) = (LibraryQueries.locationCopy, LibraryQueries.bookCopy)
+                try await connection.copyFrom(table: locations.table, columns: locations.columns, logger: logger) {
+                    writer in
+                    try await CopyText.write(data.locations, to: writer, encode: LibraryQueries.locationRow)
                 }
-                try await connection.copyFrom(
-                    table: "library_books",
-                    columns: ["title", "author", "year", "isbn", "cover_url", "title_key", "json"],
-                    logger: logger
-                ) { writer in
-                    try await CopyText.write(data.books, to: writer) { book, row in
-                        row.field(book.title)
-                        row.field(book.author)
-                        row.field(book.year.map(String.init))
-                        row.field(book.isbn)
-                        row.field(book.coverURL?.absoluteString)
-                        row.field(Self.key(book.title))
-                        row.field(Self.json(book))
-                    }
+                try await connection.copyFrom(table: books.table, columns: books.columns, logger: logger) { writer in
+                    try await CopyText.write(data.books, to: writer, encode: LibraryQueries.bookRow)
                 }
             }
-            try await client.query("VACUUM (ANALYZE) library_locations", logger: logger)
-            try await client.query("VACUUM (ANALYZE) library_books", logger: logger)
+            for statement in LibraryQueries.analyze { try await client.query(statement, logger: logger) }
         }
         return ImportSummary(locations: data.locations.count, books: data.books.count)
     }
@@ -141,16 +118,7 @@ public struct LibraryDatabase: Sendable {
     ///   invalid ISBN or cover URL, as a data file would be refused.
     public func addBook(_ book: Book) async throws(LibraryDatabaseError) {
         if let (field, problem) = book.problem() { throw .invalid(field: field, problem: problem) }
-        let (key, json) = (Self.key(book.title), Self.json(book))
-        _ = try await changing {
-            try await client.query(
-                """
-                INSERT INTO library_books (title, author, year, isbn, cover_url, title_key, json)
-                VALUES (\(book.title), \(book.author), \(book.year), \(book.isbn), \(book.coverURL?.absoluteString), \(key), \(json))
-                """,
-                logger: logger
-            )
-        }
+        _ = try await changing { try await client.query(LibraryQueries.insertBook(book), logger: logger) }
     }
 
     /// Sets the opening hours of the location in `city` (case and accents ignored), and at
@@ -172,19 +140,19 @@ public struct LibraryDatabase: Sendable {
             throw .invalid(field: "hours", problem: "contains a NUL character (\\u0000): remove it")
         }
         let described = streetAddress.map { "\"\($0)\" in \"\(city)\"" } ?? "\"\(city)\""
-        let (cityKey, streetKey) = (Self.key(city), streetAddress.map(Self.key))
+        let (cityKey, streetKey) = (LibraryQueries.key(city), streetAddress.map(LibraryQueries.key))
         return try await changing {
             // One transaction, the row locked: an import in between cannot leave the update
             // with nothing to change.
             try await client.withTransaction(logger: logger) { connection in
                 var found: [(Int64, Location)] = []
-                let rows = try await connection.query(
-                    "SELECT id, street_address, city, country, emoji, hours FROM library_locations ORDER BY id FOR UPDATE",
-                    logger: logger
-                )
+                let rows = try await connection.query(LibraryQueries.locationsForUpdate, logger: logger)
                 for try await (id, street, rowCity, country, emoji, rowHours) in rows.decode(
                     (Int64, String, String, String, String, String).self
-                ) where Self.key(rowCity) == cityKey && (streetKey == nil || Self.key(street) == streetKey) {
+                )
+                where LibraryQueries.key(rowCity) == cityKey
+                    && (streetKey == nil || LibraryQueries.key(street) == streetKey)
+                {
                     found.append(
                         (
                             id,
@@ -204,26 +172,13 @@ public struct LibraryDatabase: Sendable {
                 }
                 var changed = location
                 changed.hours = hours
-                try await connection.query(
-                    "UPDATE library_locations SET hours = \(hours), json = \(Self.json(changed)) WHERE id = \(id)",
-                    logger: logger
-                )
+                try await connection.query(LibraryQueries.updateHours(id: id, to: changed), logger: logger)
                 return changed
             }
         }
     }
 
-    // MARK: - Encoding
-
-    static func key(_ text: String) -> String {
-        String(decoding: SearchKey.fold(text), as: UTF8.self)
-    }
-
-    static func json(_ record: some JSONRecord) -> String {
-        var bytes: [UInt8] = []
-        record.appendJSON(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    // MARK: - Failures
 
     /// Runs `body`, turning PostgreSQL's failures into ``LibraryDatabaseError``.
     private func changing<Result>(_ body: () async throws -> Result) async throws(LibraryDatabaseError) -> Result {

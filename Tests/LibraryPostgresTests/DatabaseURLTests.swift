@@ -60,8 +60,8 @@ struct DatabaseURLTests {
     }
 
     @Test func likePatternsMatchOnlyTheirText() {
-        #expect(PostgresLibrary.likePattern(prefix: "100%_\\x") == "100\\%\\_\\\\x%")
-        #expect(PostgresLibrary.likePattern(prefix: "") == "%")
+        #expect(LibraryQueries.likePattern(prefix: "100%_\\x") == "100\\%\\_\\\\x%")
+        #expect(LibraryQueries.likePattern(prefix: "") == "%")
     }
 
     @Test func aDeadlineEndsAWaitThatIgnoresCancellation() async throws {
