@@ -15,7 +15,9 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierCassettes", targets: ["CourierCassettes"]),
+        .library(name: "CourierReplay", targets: ["CourierReplay"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "CourierServerKit", targets: ["CourierServerKit"]),
         .library(name: "LibraryKit", targets: ["LibraryKit"]),
         .library(name: "LibrarySearch", targets: ["LibrarySearch"]),
         .library(name: "LibraryServer", targets: ["LibraryServer"]),
@@ -85,6 +87,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // `courier replay`: recordings served on this machine, on the server kit.
+        .target(
+            name: "CourierReplay",
+            dependencies: [
+                "Courier",
+                "CourierCassettes",
+                "CourierServerKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "CourierTesting",
             dependencies: [
@@ -102,19 +118,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The library service's data, its prefix search and the stores it answers from: no HTTP.
+        // What Courier's servers share: limits, graceful stops, the access log, problem answers,
+        // the Host guard, compression, TLS. The servers build on it; the engine knows nothing of it.
         .target(
-            name: "LibrarySearch",
-            dependencies: ["Courier", "LibraryKit"],
-            resources: [.copy("Resources/Data")],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "LibraryServer",
+            name: "CourierServerKit",
             dependencies: [
                 "Courier",
-                "LibraryKit",
-                "LibrarySearch",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -128,6 +137,28 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The library service's data, its prefix search and the stores it answers from: no HTTP.
+        .target(
+            name: "LibrarySearch",
+            dependencies: ["Courier", "LibraryKit"],
+            resources: [.copy("Resources/Data")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "LibraryServer",
+            dependencies: [
+                "Courier",
+                "CourierServerKit",
+                "LibraryKit",
+                "LibrarySearch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/Web"), .copy("Resources/openapi.json")],
             swiftSettings: swiftSettings
@@ -190,6 +221,7 @@ let package = Package(
                 "Courier",
                 "CourierCassettes",
                 "CourierImages",
+                "CourierServerKit",
                 "Favorites",
                 "Feeds",
                 "GitWire",
@@ -215,6 +247,8 @@ let package = Package(
                 "CourierApp",
                 "CourierAsyncHTTPClient",
                 "CourierCassettes",
+                "CourierReplay",
+                "CourierServerKit",
                 "CourierImages",
                 "Favorites",
                 "Feeds",
@@ -246,6 +280,7 @@ let package = Package(
         .target(
             name: "CourierTestServer",
             dependencies: [
+                "CourierServerKit",
                 "Courier",
                 "CourierApp",
                 "CourierAsyncHTTPClient",
@@ -253,7 +288,6 @@ let package = Package(
                 "Favorites",
                 "GitWire",
                 "LibraryKit",
-                "LibraryServer",
                 "StoreSearch",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -320,6 +354,32 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CourierServerKitTests",
+            dependencies: [
+                "CourierServerKit",
+                "CourierTestTraits",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CourierReplayTests",
+            dependencies: [
+                "Courier",
+                "CourierCassettes",
+                "CourierReplay",
+                "CourierTestTraits",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "LibrarySearchTests",
             dependencies: ["CourierTestTraits", "LibraryKit", "LibrarySearch"],
             swiftSettings: swiftSettings
@@ -332,6 +392,7 @@ let package = Package(
         .testTarget(
             name: "LibraryServerTests",
             dependencies: [
+                "CourierServerKit",
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "CourierTestTraits",
@@ -394,6 +455,7 @@ let package = Package(
         .testTarget(
             name: "CourierAppTests",
             dependencies: [
+                "CourierServerKit",
                 "Courier",
                 "CourierApp",
                 "CourierCLI",
@@ -404,7 +466,6 @@ let package = Package(
                 "Favorites",
                 "GitWire",
                 "LibraryKit",
-                "LibraryServer",
                 "StoreSearch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -415,6 +476,7 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
+                "CourierServerKit",
                 "Courier", "CourierAsyncHTTPClient", "CourierCLI", "CourierTestServer", "Favorites", "GitWire",
                 "CourierTestTraits", "CourierCassettes", "LibraryServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -426,6 +488,7 @@ let package = Package(
         .testTarget(
             name: "SampleTests",
             dependencies: [
+                "CourierServerKit",
                 "Courier",
                 "CourierApp",
                 "CourierAsyncHTTPClient",

@@ -1,10 +1,10 @@
 import Courier
+public import CourierServerKit
 import Favorites
 public import Foundation
 import HTTPTypes
 import Hummingbird
 import LibraryKit
-public import LibraryServer
 public import Logging
 import NIOCore
 import ServiceLifecycle
@@ -40,12 +40,12 @@ public struct AppServer: Sendable {
 
     // MARK: - Routes
 
-    /// The app's routes, rating new favourites through `ratings`. `host` is a non-loopback
-    /// name it answers to as well, if any.
-    func router(ratings: RatingQueue, alsoAnsweringTo host: String? = nil) -> Router<BasicRequestContext> {
+    /// The app's routes, rating new favourites through `ratings`, for a server listening on
+    /// `host`: a name or address it answers to besides loopback ones, unless it is a wildcard.
+    func router(ratings: RatingQueue, listeningOn host: String = "127.0.0.1") -> Router<BasicRequestContext> {
         let router = Router(options: .autoGenerateHeadEndpoints)
-        router.middlewares.add(AppAccessLog(logger: logger))
-        router.middlewares.add(AppGuard(token: token, extraHost: host.map { $0.lowercased() }))
+        router.middlewares.add(AccessLog(target: .pathOnly))
+        router.middlewares.add(AppGuard(token: token, hosts: HostGuard(listeningOn: host)))
         router.middlewares.add(ResponseCompression())
         files.add(to: router, token: token, notes: services.notes)
         LibraryRoutes(library: services.library).add(to: router)
@@ -86,35 +86,23 @@ public struct AppServer: Sendable {
         handlingSignals: Bool = true,
         onListening: @escaping @Sendable (URL) async -> Void = { _ in }
     ) async throws {
-        let wildcard = ["0.0.0.0", "::", "[::]"].contains(host)
-        // One queue a run: its lookups end with the run.
+        // One queue a run: its lookups end with the run. It starts before the server and
+        // stops after it.
         let ratings = RatingQueue(updater: .init(store: services.favorites, tmdb: services.tmdb), logger: logger)
-        let app = Application(
-            router: router(ratings: ratings, alsoAnsweringTo: wildcard ? nil : host),
-            server: limits.server,
-            configuration: limits.configuration(address: .hostname(host, port: port), serverName: "courier"),
-            onServerRunning: { channel in
-                let boundPort = channel.localAddress?.port ?? port
-                let shown = wildcard ? "127.0.0.1" : host
-                let authority = shown.contains(":") ? "[\(shown)]" : shown
-                if let url = URL(string: "http://\(authority):\(boundPort)") { await onListening(url) }
-            },
-            logger: logger
-        )
-        // The rating queue starts before the server and stops after it.
-        let queue = RatingService(ratings: ratings)
         do {
-            if handlingSignals {
-                // As `courier serve` stops: requests in flight (event streams end at once) get the
-                // limits' shutdown timeout, and no client can keep the process from exiting.
-                try await limits.run(app, after: [queue])
-            } else {
-                try await limits.runUntilCancelled(app, after: [queue])
-            }
-        } catch let error as IOError {
-            throw AppServerError.cannotListen(address: "\(host):\(port)", reason: error.description)
-        } catch let error as SocketAddressError {
-            throw AppServerError.cannotListen(address: "\(host):\(port)", reason: "\(error)")
+            // As `courier serve` stops: requests in flight (event streams end at once) get the
+            // limits' shutdown timeout, and no client can keep the process from exiting.
+            try await limits.serve(
+                router(ratings: ratings, listeningOn: host).buildResponder(),
+                host: host,
+                port: port,
+                logger: logger,
+                after: [RatingService(ratings: ratings)],
+                handlingSignals: handlingSignals,
+                onListening: onListening
+            )
+        } catch let error as ListenError {
+            throw AppServerError.cannotListen(address: error.address, reason: error.reason.description)
         }
     }
 }

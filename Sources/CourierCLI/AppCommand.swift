@@ -34,15 +34,6 @@ struct AppCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The address to listen on. Anything but loopback makes the app reachable from other machines.")
-    var host = "127.0.0.1"
-
-    @Option(
-        help: "The port to listen on (\(NumericOption.describe(NumericOption.ports))); 0 picks a free one.",
-        transform: NumericOption.integer(in: NumericOption.ports)
-    )
-    var port = 8090
-
     @Option(help: "A library service (courier serve) for the Libraries tab instead of the built-in data.")
     var library: String?
 
@@ -58,16 +49,7 @@ struct AppCommand: AsyncParsableCommand {
 
     @OptionGroup var security: SecurityOptions
 
-    @Option(
-        help: "The lowest level logged to standard error: trace, debug, info (access logs), notice, warning, error."
-    )
-    var logLevel = "notice"
-
     func validate() throws {
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--log-level '\(logLevel)' is not one of \(levels).")
-        }
         if let library { _ = try ServiceURL.parse(library, option: "--library", example: "http://127.0.0.1:8080") }
         if let storeService {
             _ = try ServiceURL.parse(
@@ -94,7 +76,8 @@ struct AppCommand: AsyncParsableCommand {
         if let tmdbURL, tmdbURL.host?.lowercased() == TMDB.defaultBaseURL.host, credentials == nil {
             throw CommandFailure(TMDBCredentials.commandLineHelp(serviceOption: "--tmdb-service"), status: .usage)
         }
-        let logger = Terminal.logger(label: "courier.app", level: Logger.Level(rawValue: logLevel) ?? .notice)
+        let host = server.host
+        let logger = server.logger(label: "courier.app", default: .notice)
         if !Self.isLoopback(host) {
             Terminal.error(
                 """
@@ -226,7 +209,7 @@ struct AppCommand: AsyncParsableCommand {
         }
         let location = favorites(services.favorites)
         do {
-            try await app.run(host: host, port: port, limits: server.limits) { url in
+            try await app.run(host: server.host, port: server.port ?? 8090, limits: server.limits) { url in
                 Terminal.output(
                     """
                     Courier app on \(url)/ — open it in a browser.

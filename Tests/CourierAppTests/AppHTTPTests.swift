@@ -1,11 +1,11 @@
 import Courier
 import CourierAsyncHTTPClient
+import CourierServerKit
 import CourierTestServer
 import CourierTestTraits
 import Favorites
 import Foundation
 import HTTPTypes
-import LibraryServer
 import Testing
 
 /// The app's API over HTTP: what it answers, and what it refuses.

@@ -1,7 +1,7 @@
+import CourierServerKit
 import CourierTestServer
 import CourierTestTraits
 import Foundation
-import LibraryServer
 import Testing
 
 @testable import CourierCLI

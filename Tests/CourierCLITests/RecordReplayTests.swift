@@ -39,7 +39,7 @@ struct RecordReplayTests {
         }
         let unknown = try await Courier.run("get", replay.url.absoluteString + "/nothing-here")
         #expect(unknown.status == 4)
-        #expect(unknown.stderr.contains("courier replay: no recording of GET /nothing-here"))
+        #expect(unknown.stderr.contains("No recording of GET /nothing-here"), "\(unknown.stderr)")
         #expect(await replay.stop(with: SIGINT).status == 0)
     }
 
@@ -77,7 +77,7 @@ struct RecordReplayTests {
         #expect(found.stdout.contains("Dune"))
         let missing = try await Courier.run("get", replay.url.absoluteString + "/json?api_key=third-secret&page=2")
         #expect(missing.status == 4)
-        #expect(missing.stderr.contains("no recording of GET /json?api_key=REDACTED&page=2"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("No recording of GET /json?api_key=REDACTED&page=2"), "\(missing.stderr)")
         #expect(!missing.stderr.contains("third-secret"))
         #expect(await replay.stop(with: SIGINT).status == 0)
     }

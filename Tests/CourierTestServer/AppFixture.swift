@@ -2,11 +2,11 @@ import Courier
 import CourierApp
 import CourierAsyncHTTPClient
 public import CourierImages
+public import CourierServerKit
 public import Favorites
 public import Foundation
 import GitWire
 import LibraryKit
-public import LibraryServer
 import StoreSearch
 
 /// The app on a free loopback port, its tabs pointed at loopback stand-ins: the test server's

@@ -3,7 +3,6 @@ import CourierTestTraits
 import Foundation
 import HTTPTypes
 import LibraryKit
-import LibraryServer
 import Testing
 
 /// What the service says at the HTTP level: caching, errors, health, the page.
@@ -80,7 +79,7 @@ struct LibraryServiceHTTPTests {
             let problem = try JSONDecoder().decode(ProblemDetails.self, from: missing.body)
             #expect(
                 problem.detail
-                    == "Nothing at /books: the service answers /, /catalog, /health, /locations, /openapi.json."
+                    == "Nothing at /books: the server answers /, /catalog, /health, /locations, /openapi.json."
             )
 
             let post = try await get("/catalog", method: .post, with: library)

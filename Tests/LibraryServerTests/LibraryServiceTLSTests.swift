@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CourierServerKit
 import CourierTestServer
 import CourierTestTraits
 import Foundation

@@ -3,7 +3,6 @@ import CourierTestTraits
 import Foundation
 import HTTPTypes
 import LibraryKit
-import LibraryServer
 import Testing
 
 /// The real service on loopback, driven through `LibraryService`'s endpoints.

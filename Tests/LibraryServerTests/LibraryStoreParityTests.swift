@@ -4,7 +4,6 @@ import Foundation
 import HTTPTypes
 import LibraryKit
 import LibrarySearch
-import LibraryServer
 import Testing
 
 /// The edges where a database could answer differently from the in-memory index: LIKE's own

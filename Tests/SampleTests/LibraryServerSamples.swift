@@ -1,3 +1,4 @@
+import CourierServerKit
 import Foundation
 import Hummingbird
 import LibraryKit
@@ -32,37 +33,4 @@ enum LibraryServerSamples {
         try await server.run(host: "127.0.0.1", port: 8080) { url in print("Serving \(url)") }
     }
 
-    // MARK: - HTTP/ListenFailure.swift
-
-    static func listenFailure(server: LibraryServer) async throws {
-        do {
-            try await server.run(host: "127.0.0.1", port: 8080)
-        } catch LibraryServerError.cannotListen(_, .portInUse) {
-            try await server.run(host: "127.0.0.1", port: 8081)
-        }
-    }
-
-    // MARK: - HTTP/ServerCertificate.swift
-
-    static func serverCertificate(server: LibraryServer) async throws {
-        let certificate = try ServerCertificate(certificateFile: "server.pem", privateKeyFile: "server.key")
-        try await server.run(host: "0.0.0.0", port: 8443, certificate: certificate)
-    }
-
-    // MARK: - HTTP/ConnectionLimits.swift
-
-    // swift-format-ignore
-    static func connectionLimits(router: Router<BasicRequestContext>, address: BindAddress) {
-        let limits = ConnectionLimits(idleTimeout: .seconds(30), requestTimeout: .seconds(60), maximumConnections: 1024)
-        let app = Application(router: router, server: limits.server, configuration: limits.configuration(address: address))
-        keep(app)
-    }
-
-    // MARK: - HTTP/ResponseCompression.swift
-
-    static func responseCompression() {
-        let router = Router()
-        router.middlewares.add(ResponseCompression())
-        keep(router)
-    }
 }

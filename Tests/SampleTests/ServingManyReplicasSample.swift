@@ -1,5 +1,6 @@
 // The sample of LibraryServer.docc/ServingManyReplicas.md, whose imports must open a file.
 
+import CourierServerKit
 import Foundation
 import LibraryPostgres
 import LibrarySearch

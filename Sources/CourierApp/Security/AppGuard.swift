@@ -1,4 +1,5 @@
 import Courier
+import CourierServerKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -18,22 +19,16 @@ import Hummingbird
 ///   not enough — and an `Origin`, when present, that is the app's own.
 struct AppGuard<Context: RequestContext>: RouterMiddleware {
     let token: AppToken
-    /// A non-loopback host name the app also answers to (its `--host`), lowercased.
-    let extraHost: String?
+    /// The names the app answers to.
+    let hosts: HostGuard<Context>
 
     func handle(
         _ request: Request,
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        // Parsed strictly, once (HTTPAuthority): `127.0.0.1:80@evil.example` is no name of ours.
-        guard let authority = request.head.authority, let parsed = HTTPAuthority(parsing: authority),
-            parsed.isLoopback || parsed.host == extraHost
-        else {
-            return AppResponse.problem(
-                .misdirectedRequest,
-                "This app answers only to its own address, such as http://127.0.0.1 with its port."
-            )
+        guard hosts.authority(of: request) != nil, let authority = request.head.authority else {
+            return HostGuard<Context>.misdirected.response
         }
         // Only the page and its two files are open; every other path — `/api/…` however it is
         // spelled (`//api/…` reaches the same handler) — is the API.

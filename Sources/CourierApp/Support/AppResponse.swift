@@ -1,3 +1,4 @@
+import CourierServerKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -26,13 +27,7 @@ enum AppResponse {
 
     /// A problem document: `title` from the status, `detail` saying what happened and what to do.
     static func problem(_ status: HTTPResponse.Status, _ detail: String) -> Response {
-        let document = Problem(title: status.reasonPhrase, status: status.code, detail: detail)
-        let data = (try? encoder.encode(document)) ?? Data()
-        return Response(
-            status: status,
-            headers: [.contentType: "application/problem+json", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
-        )
+        HTTPProblem(status, detail: detail).response
     }
 
     /// One line of a JSON Lines stream: `value` and a newline.
@@ -74,12 +69,6 @@ enum AppResponse {
         var response = response
         response.headers[.connection] = "close"
         return response
-    }
-
-    private struct Problem: Encodable {
-        var title: String
-        var status: Int
-        var detail: String
     }
 }
 

@@ -1,4 +1,5 @@
 import Courier
+import CourierServerKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -9,13 +10,13 @@ import NIOCore
 /// elsewhere.
 struct PageFiles: Sendable {
     private let page: String
-    private let script: ByteBuffer
-    private let style: ByteBuffer
+    private let script: StaticFile
+    private let style: StaticFile
 
     init() throws(AppServerError) {
         page = String(decoding: try Self.read("index.html"), as: UTF8.self)
-        script = ByteBuffer(bytes: try Self.read("app.js"))
-        style = ByteBuffer(bytes: try Self.read("app.css"))
+        script = StaticFile(bytes: Array(try Self.read("app.js")), contentType: "text/javascript; charset=utf-8")
+        style = StaticFile(bytes: Array(try Self.read("app.css")), contentType: "text/css; charset=utf-8")
     }
 
     private static func read(_ name: String) throws(AppServerError) -> Data {
@@ -43,31 +44,12 @@ struct PageFiles: Sendable {
                 body: ResponseBody(byteBuffer: html)
             )
         }
-        add(script, at: "/app.js", type: "text/javascript; charset=utf-8", to: router)
-        add(style, at: "/app.css", type: "text/css; charset=utf-8", to: router)
+        router.get("/app.js") { [script] request, _ in script.response(to: request) }
+        router.get("/app.css") { [style] request, _ in style.response(to: request) }
         router.get("/api/about") { _, _ in AppResponse.json(About(notes: notes)) }
-    }
-
-    private func add(_ file: ByteBuffer, at path: RouterPath, type: String, to router: Router<BasicRequestContext>) {
-        let tag = "\"\(String(FNV1a.hash(Array(file.readableBytesView)), radix: 16))\""
-        router.get(path) { request, _ in
-            if request.headers[values: .ifNoneMatch].contains(where: { $0.contains(tag) }) {
-                return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "no-cache"])
-            }
-            return Response(
-                status: .ok,
-                headers: [.contentType: type, .eTag: tag, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"],
-                body: ResponseBody(byteBuffer: file)
-            )
-        }
     }
 
     private struct About: Encodable {
         var notes: [String]
     }
-}
-
-extension HTTPField.Name {
-    /// `Referrer-Policy`.
-    static let referrerPolicy = Self("Referrer-Policy")!
 }

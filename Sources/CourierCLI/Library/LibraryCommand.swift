@@ -3,7 +3,6 @@ import Foundation
 import LibraryKit
 import LibraryPostgres
 import LibrarySearch
-import LibraryServer
 import Logging
 
 /// `courier library import|add-book|set-hours`: a library's data in PostgreSQL, changed while

@@ -1,4 +1,4 @@
-import LibraryServer
+import CourierServerKit
 
 extension ListenFailure {
     /// What a `courier` user does about it: the option that chooses the address.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CourierServerKit
 import Foundation
 import LibraryPostgres
 import LibrarySearch
@@ -25,18 +26,6 @@ struct Serve: AsyncParsableCommand {
               courier serve --host 0.0.0.0 --database postgres://courier@db.example/library
             """
     )
-
-    @Option(help: "The address to listen on: 127.0.0.1 for this machine only, 0.0.0.0 for every interface.")
-    var host = "127.0.0.1"
-
-    @Option(
-        help: """
-            The port to listen on (\(NumericOption.describe(NumericOption.ports))); 0 picks a free one. \
-            Default: $PORT if set, else 8080.
-            """,
-        transform: NumericOption.integer(in: NumericOption.ports)
-    )
-    var port: Int?
 
     @Option(
         name: .customLong("tls-cert"),
@@ -90,16 +79,7 @@ struct Serve: AsyncParsableCommand {
     static let connectionCounts = 1...200
     static let cacheSizes = 0...4096
 
-    @Option(
-        help: "The lowest level logged to standard error: trace, debug, info (access logs), notice, warning, error."
-    )
-    var logLevel = "info"
-
     func validate() throws {
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--log-level '\(logLevel)' is not one of \(levels).")
-        }
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("HTTPS needs both --tls-cert and --tls-key.")
         }
@@ -120,7 +100,7 @@ struct Serve: AsyncParsableCommand {
 
     /// `--port`, else `$PORT` (as the chapter's service reads it), else 8080.
     func listeningPort(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
-        if let port { return port }
+        if let port = server.port { return port }
         guard let text = environment["PORT"], !text.isEmpty else { return 8080 }
         guard let value = Int(text), NumericOption.ports.contains(value) else {
             throw ValidationError(
@@ -132,7 +112,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = Terminal.logger(label: "courier.serve", level: Logger.Level(rawValue: logLevel) ?? .info)
+        let logger = server.logger(label: "courier.serve", default: .info)
         let (store, summary) = try makeStore(logger: logger)
         let libraryServer: LibraryServer
         do {
@@ -148,10 +128,10 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw CommandFailure("\(error).", status: .usage)
         }
-        let banner = ServeBanner(host: host, certificate: certificate, certificateFile: tlsCertificate)
+        let banner = ServeBanner(host: server.host, certificate: certificate, certificateFile: tlsCertificate)
         do {
             try await libraryServer.run(
-                host: host,
+                host: server.host,
                 port: try listeningPort(),
                 limits: server.limits,
                 certificate: certificate

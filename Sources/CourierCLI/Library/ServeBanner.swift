@@ -1,5 +1,5 @@
+import CourierServerKit
 import Foundation
-import LibraryServer
 
 /// What `courier serve` prints once it listens: where, and client commands that work as
 /// printed — from this machine and, when it listens beyond loopback, from others.

@@ -1,3 +1,4 @@
+public import CourierServerKit
 public import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -28,6 +29,11 @@ public struct LibraryServer: Sendable {
     private let page: StaticFile
     private let openAPI: StaticFile
 
+    /// What the page may load: its own inline script and style, the service's JSON, covers.
+    static let pagePolicy =
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
+        + "img-src https: data:; base-uri 'none'; form-action 'self'"
+
     /// Prepares a server for the in-memory `library`.
     ///
     /// - Throws: `DataFileError` if the page or the OpenAPI document is missing from the bundle.
@@ -41,16 +47,19 @@ public struct LibraryServer: Sendable {
     public init(store: any LibraryStore, logger: Logger = Logger(label: "courier.library")) throws(DataFileError) {
         self.store = store
         self.logger = logger
-        self.page = try StaticFile(
-            named: "Web/index.html",
+        self.page = StaticFile(
+            bytes: try Self.resource("Web/index.html"),
             contentType: "text/html; charset=utf-8",
-            extraHeaders: [
-                .contentSecurityPolicy:
-                    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src https: data:; base-uri 'none'; form-action 'self'",
-                .xContentTypeOptions: "nosniff",
-            ]
+            extraHeaders: [.contentSecurityPolicy: Self.pagePolicy]
         )
-        self.openAPI = try StaticFile(named: "openapi.json", contentType: "application/json")
+        self.openAPI = StaticFile(bytes: try Self.resource("openapi.json"), contentType: "application/json")
+    }
+
+    /// The bytes of `Resources/<name>` in the module's bundle.
+    private static func resource(_ name: String) throws(DataFileError) -> [UInt8] {
+        guard let url = Bundle.module.resourceURL?.appendingPathComponent(name), let data = try? Data(contentsOf: url)
+        else { throw DataFileError(file: name, problem: "missing from the LibraryServer bundle: reinstall courier") }
+        return Array(data)
     }
 
     // MARK: - Routes
@@ -67,7 +76,7 @@ public struct LibraryServer: Sendable {
         if https { router.middlewares.add(StrictTransportSecurity()) }
         router.middlewares.add(AccessLog())
         router.middlewares.add(ResponseCompression())
-        router.middlewares.add(ProblemMiddleware(paths: Set(Self.paths)))
+        router.middlewares.add(ProblemMiddleware<BasicRequestContext>(paths: Set(Self.paths)))
         router.get("/") { [page] request, _ in page.response(to: request) }
         router.get("/locations") { request, context in
             try await Self.search(store, .locations, request: request, prefixName: "country", logger: context.logger)
@@ -91,14 +100,14 @@ public struct LibraryServer: Sendable {
         request: Request,
         prefixName: String,
         logger: Logger
-    ) async throws(Problem) -> Response {
+    ) async throws(HTTPProblem) -> Response {
         let query = try ListQuery.parse(request.uri.query, prefixName: prefixName)
         let page: LibraryPage
         do {
             page = try await store.search(list, prefix: query.prefix, limit: query.limit, offset: query.offset)
         } catch {
             logger.warning("\(request.uri.path) answered 503: \(error.reason)")
-            throw Problem.unavailable(error)
+            throw HTTPProblem.unavailable(error)
         }
         var headers: HTTPFields = [
             .eTag: page.entityTag, .cacheControl: searchCacheControl, .totalCount: String(page.total),
@@ -161,29 +170,19 @@ public struct LibraryServer: Sendable {
         handlingSignals: Bool = true,
         onListening: @escaping @Sendable (URL) async -> Void = { _ in }
     ) async throws {
-        let scheme = certificate == nil ? "http" : "https"
-        let app = Application(
-            router: router(for: store, https: certificate != nil),
-            server: try limits.server(certificate: certificate),
-            configuration: limits.configuration(address: .hostname(host, port: port), serverName: "courier"),
-            onServerRunning: { channel in
-                let boundPort = channel.localAddress?.port ?? port
-                let authority = host.contains(":") ? "[\(host)]" : host
-                if let url = URL(string: "\(scheme)://\(authority):\(boundPort)") { await onListening(url) }
-            },
-            logger: logger
-        )
-        let storeService = StoreService(store: store)
         do {
-            if handlingSignals {
-                try await limits.run(app, after: [storeService])
-            } else {
-                try await limits.runUntilCancelled(app, after: [storeService])
-            }
-        } catch let error as IOError {
-            throw LibraryServerError.cannotListen(address: "\(host):\(port)", reason: ListenFailure(error))
-        } catch let error as SocketAddressError {
-            throw LibraryServerError.cannotListen(address: "\(host):\(port)", reason: .other("\(error)"))
+            try await limits.serve(
+                router(for: store, https: certificate != nil).buildResponder(),
+                host: host,
+                port: port,
+                certificate: certificate,
+                logger: logger,
+                after: [StoreService(store: store)],
+                handlingSignals: handlingSignals,
+                onListening: onListening
+            )
+        } catch let error as ListenError {
+            throw LibraryServerError.cannotListen(address: error.address, reason: error.reason)
         }
     }
 }
@@ -229,11 +228,4 @@ private struct StrictTransportSecurity<Context: RequestContext>: RouterMiddlewar
         response.headers[.strictTransportSecurity] = "max-age=63072000"
         return response
     }
-}
-
-extension HTTPField.Name {
-    // Each literal is a valid field-name token, so the initializer cannot return nil.
-    static let strictTransportSecurity = HTTPField.Name("Strict-Transport-Security")!
-    static let contentSecurityPolicy = HTTPField.Name("Content-Security-Policy")!
-    static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
 }

@@ -1,3 +1,5 @@
+import Courier
+import CourierServerKit
 import Foundation
 import LibraryKit
 
@@ -10,8 +12,8 @@ struct ListQuery: Sendable, Equatable {
     /// Reads `prefixName` (`q`, `country`), `limit` and `offset` from a URL's query string,
     /// decoded as HTML forms send it (`+` is a space); other parameters are ignored.
     ///
-    /// - Throws: ``Problem`` (400) listing every parameter that is wrong.
-    static func parse(_ query: String?, prefixName: String) throws(Problem) -> ListQuery {
+    /// - Throws: `HTTPProblem` (400) listing every parameter that is wrong.
+    static func parse(_ query: String?, prefixName: String) throws(HTTPProblem) -> ListQuery {
         var result = ListQuery()
         var errors: [ProblemDetails.InvalidParameter] = []
         var seen: (prefix: Bool, limit: Bool, offset: Bool) = (false, false, false)
@@ -62,7 +64,7 @@ struct ListQuery: Sendable, Equatable {
                 result.prefix = value
             }
         }
-        guard errors.isEmpty else { throw Problem.badParameters(errors) }
+        guard errors.isEmpty else { throw HTTPProblem.badParameters(errors) }
         return result
     }
 

@@ -9,7 +9,7 @@ import X509
 ///
 /// ```swift
 /// let certificate = try ServerCertificate(certificateFile: "server.pem", privateKeyFile: "server.key")
-/// try await server.run(host: "0.0.0.0", port: 8443, certificate: certificate)
+/// try await limits.serve(responder, host: "0.0.0.0", port: 8443, certificate: certificate, logger: logger)
 /// ```
 public struct ServerCertificate: Sendable {
     /// The DNS names and IP addresses the certificate is for, in the order it lists them.

@@ -1,14 +1,13 @@
 import Courier
 import CourierCassettes
+import CourierReplay
 import CourierTestTraits
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Testing
 
-@testable import CourierCLI
-
-/// What `courier replay` answers, in-process: only requests addressed to this machine, never
+/// What `courier replay` answers (``ReplayServer``), in-process: only requests addressed to this machine, never
 /// another site's page, and never the recorded `Access-Control-*` grants (issue 28).
 @Suite(.loadLimited)
 struct ReplayGuardTests {
@@ -34,10 +33,8 @@ struct ReplayGuardTests {
         async throws -> Response
     {
         let head = HTTPRequest(method: .get, scheme: "http", authority: host, path: "/data", headerFields: fields)
-        return try await Replay.respond(
-            to: Request(head: head, body: RequestBody(buffer: ByteBuffer())),
-            with: CassettePlayer(cassette),
-            listeningOn: listening
+        return try await ReplayServer(cassette, host: listening).respond(
+            to: Request(head: head, body: RequestBody(buffer: ByteBuffer()))
         )
     }
 

@@ -11,9 +11,9 @@ import Darwin
 ///
 /// ```swift
 /// do {
-///     try await server.run(host: "127.0.0.1", port: 8080)
-/// } catch LibraryServerError.cannotListen(_, .portInUse) {
-///     try await server.run(host: "127.0.0.1", port: 8081)
+///     try await limits.serve(responder, host: "127.0.0.1", port: 8080, logger: logger)
+/// } catch let error as ListenError where error.reason == .portInUse {
+///     try await limits.serve(responder, host: "127.0.0.1", port: 8081, logger: logger)
 /// }
 /// ```
 public enum ListenFailure: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
-/// An error answer in the problem-details format of RFC 9457 (`application/problem+json`).
+/// An error answer in the problem-details format of RFC 9457 (`application/problem+json`): what
+/// Courier's servers send, and what a client can decode from a service that sends them.
 ///
 /// ```json
 /// {"type": "about:blank", "title": "Bad Request", "status": 400,

@@ -1,16 +1,16 @@
-import Hummingbird
+package import Hummingbird
 
 /// `If-None-Match` (RFC 9110 §8.8.3, §13.1.2): whether the client already has a tag.
-enum EntityTag {
+package enum EntityTag {
     /// Whether the request's `If-None-Match` (all its fields) names `tag`: the client's copy is current.
-    static func request(_ request: Request, alreadyHas tag: String) -> Bool {
+    package static func request(_ request: Request, alreadyHas tag: String) -> Bool {
         guard let fieldValue = request.headers[.ifNoneMatch] else { return false }
         return ifNoneMatch(fieldValue, matches: tag)
     }
 
     /// Whether an `If-None-Match` field value names `tag` or is `*`; comparison is weak, as the
     /// field requires: `W/"x"` matches `"x"`.
-    static func ifNoneMatch(_ fieldValue: some StringProtocol, matches tag: String) -> Bool {
+    package static func ifNoneMatch(_ fieldValue: some StringProtocol, matches tag: String) -> Bool {
         let opaqueTag = tag.utf8
         var bytes = fieldValue.utf8[...]
         while true {

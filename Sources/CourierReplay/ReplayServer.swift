@@ -1,0 +1,136 @@
+import Courier
+public import CourierCassettes
+public import CourierServerKit
+public import Foundation
+import HTTPTypes
+public import Hummingbird
+public import Logging
+import NIOCore
+
+/// Recorded responses served on this machine, so that a program can run against them
+/// offline: `courier replay`.
+///
+/// ```swift
+/// let cassette = try Cassette.load(from: URL(fileURLWithPath: "movies.json"))
+/// let server = ReplayServer(cassette, host: "127.0.0.1")
+/// try await server.run(port: 9000) { url in print("Replaying on \(url)") }
+/// ```
+///
+/// A request gets the recorded response of the same method, path, query and body, whatever
+/// host it was recorded from; repeated requests replay in recorded order. A request with no
+/// recording gets a 404 problem naming it and what the cassette holds.
+///
+/// Only requests addressed to this machine are answered (`HostGuard`: a web page cannot
+/// point a name of its own at 127.0.0.1 and read the recordings), and none that another site's
+/// page makes (an `Origin` not the server's own, or `Sec-Fetch-Site` other than `same-origin`
+/// or `none`: 403). Recorded `Access-Control-*` fields are never sent, so no page on another
+/// origin can read a recording.
+public struct ReplayServer: Sendable {
+    /// What is replayed.
+    public let player: CassettePlayer
+    /// The address listened on.
+    public let host: String
+    /// Where the access log (at `info`) goes; nothing is logged by default.
+    public var logger: Logger
+    private let hosts: HostGuard<BasicRequestContext>
+
+    /// A server replaying `cassette` on `host`.
+    public init(
+        _ cassette: Cassette,
+        host: String = "127.0.0.1",
+        logger: Logger = Logger(label: "courier.replay") { _ in SwiftLogNoOpLogHandler() }
+    ) {
+        self.player = CassettePlayer(cassette)
+        self.host = host
+        self.logger = logger
+        self.hosts = HostGuard(listeningOn: host)
+    }
+
+    /// Serves until SIGINT or SIGTERM (with `handlingSignals`) or until the task is cancelled.
+    ///
+    /// - Throws: `ListenError` (from `CourierServerKit`) when the address cannot be listened on.
+    public func run(
+        port: Int,
+        limits: ConnectionLimits = .default,
+        handlingSignals: Bool = true,
+        onListening: @escaping @Sendable (URL) async -> Void = { _ in }
+    ) async throws {
+        let router = Router()
+        router.middlewares.add(AccessLog(target: .pathOnly))
+        router.middlewares.add(ReplayResponder(server: self))
+        try await limits.serve(
+            router.buildResponder(),
+            host: host,
+            port: port,
+            serverName: nil,  // the recorded fields only: no `Server` of its own
+            logger: logger,
+            handlingSignals: handlingSignals,
+            onListening: onListening
+        )
+    }
+
+    /// Header fields the server sets itself for the body it sends.
+    private static let framing: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .connection]
+
+    /// The recorded answer to `request`, or the problem that refuses it.
+    public func respond(to request: Request) async throws -> Response {
+        guard let authority = hosts.authority(of: request) else {
+            return HostGuard<BasicRequestContext>.misdirected.response
+        }
+        // A page of another site may send requests here, but it gets nothing to read: no
+        // recorded Access-Control-* field is sent, and a request it makes is refused.
+        if let origin = request.headers[.origin], !Self.isOwn(origin: origin, host: authority) {
+            return HTTPProblem(.forbidden, detail: "This replay answers no other site's pages (Origin: \(origin)).")
+                .response
+        }
+        if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" {
+            return HTTPProblem(.forbidden, detail: "This replay answers no other site's pages (\(site) request).")
+                .response
+        }
+        let body = Data((try await request.body.collect(upTo: 64 << 20)).readableBytesView)
+        // Secrets in the request are redacted as in the recordings, and never echoed.
+        let target = Redaction.redactingURL(request.uri.description)
+        guard
+            let recorded = player.response(
+                method: request.method.rawValue,
+                target: target,
+                body: body,
+                contentType: request.headers[.contentType]
+            )
+        else {
+            return HTTPProblem(
+                .notFound,
+                detail:
+                    "No recording of \(request.method) \(target) (the cassettes hold \(player.summary))."
+            ).response
+        }
+        let headers = recorded.headerFields.filter {
+            !Self.framing.contains($0.name) && !$0.name.canonicalName.hasPrefix("access-control-")
+        }
+        return Response(
+            status: HTTPResponse.Status(code: recorded.status),
+            headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: recorded.body?.data ?? Data()))
+        )
+    }
+
+    /// Whether `origin` (`http://host[:port]`) is this server's as the request names it, the
+    /// port 80 written or not.
+    private static func isOwn(origin: String, host: HTTPAuthority) -> Bool {
+        guard origin.hasPrefix("http://"), let named = HTTPAuthority(parsing: origin.dropFirst(7)) else { return false }
+        return named.host == host.host && (named.port ?? 80) == (host.port ?? 80)
+    }
+}
+
+/// Answers every request, whatever its method and path, from the recordings.
+private struct ReplayResponder: RouterMiddleware {
+    let server: ReplayServer
+
+    func handle(
+        _ request: Request,
+        context: BasicRequestContext,
+        next: (Request, BasicRequestContext) async throws -> Response
+    ) async throws -> Response {
+        try await server.respond(to: request)
+    }
+}
