@@ -25,7 +25,7 @@ func cacheBenchmarks() {
         print("The cache benchmarks need a writable \(directory.path); skipped.")
         return
     }
-    let memoryClient = HTTPClient(transport: stub, configuration: .init(middleware: [Caching(memoryCache)]))
+    let memoryClient = HTTPClient(transport: stub, configuration: .init(cache: memoryCache))
     Benchmark(
         "HTTP cache: memory hit",
         configuration: .init(setup: { _ = try await memoryClient.send(endpoint) })
@@ -35,7 +35,7 @@ func cacheBenchmarks() {
         }
     }
 
-    let diskClient = HTTPClient(transport: stub, configuration: .init(middleware: [Caching(diskCache)]))
+    let diskClient = HTTPClient(transport: stub, configuration: .init(cache: diskCache))
     Benchmark(
         "HTTP cache: disk hit (memory tier off)",
         configuration: .init(
@@ -92,7 +92,7 @@ func cacheRangeAndStaleBenchmarks() {
     guard let rangeCache = try? HTTPCache(memoryCapacity: 4 << 20), let staleCache = try? HTTPCache(),
         let blockingCache = try? HTTPCache()
     else { return }
-    let cached = HTTPClient(transport: transport, configuration: .init(middleware: [Caching(rangeCache)]))
+    let cached = HTTPClient(transport: transport, configuration: .init(cache: rangeCache))
     let direct = HTTPClient(transport: transport)
 
     Benchmark(
@@ -118,8 +118,8 @@ func cacheRangeAndStaleBenchmarks() {
     // once while a background 304 freshens it, or waits for that 304.
     let stale = url("/cacheable/swrbench?cc=max-age%3D0%2C%20stale-while-revalidate%3D3600&etag=%22w%22")
     let blocking = url("/cacheable/blockbench?cc=max-age%3D0&etag=%22w%22")
-    let staleClient = HTTPClient(transport: transport, configuration: .init(middleware: [Caching(staleCache)]))
-    let blockingClient = HTTPClient(transport: transport, configuration: .init(middleware: [Caching(blockingCache)]))
+    let staleClient = HTTPClient(transport: transport, configuration: .init(cache: staleCache))
+    let blockingClient = HTTPClient(transport: transport, configuration: .init(cache: blockingCache))
     Benchmark(
         "HTTP cache: stale-while-revalidate answer (revalidated in the background)",
         configuration: .init(

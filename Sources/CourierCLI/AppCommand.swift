@@ -189,7 +189,7 @@ struct AppCommand: AsyncParsableCommand {
                     configuration: .init(
                         securityPolicy: policy,
                         timeout: .seconds(30),
-                        middleware: [Caching(artworkCache)]
+                        cache: artworkCache
                     )
                 )
             ),

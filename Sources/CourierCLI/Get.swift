@@ -200,9 +200,7 @@ struct Get: AsyncParsableCommand {
     }
 
     private static func waitForRevalidations(of client: HTTPClient) async {
-        for case let caching as Caching in client.configuration.middleware {
-            await caching.cache.waitForRevalidations()
-        }
+        await client.configuration.cache?.waitForRevalidations()
     }
 
     private func run(_ endpoint: Endpoint<Data>, with client: HTTPClient) async throws {
@@ -315,11 +313,12 @@ struct Get: AsyncParsableCommand {
             middleware.append(RequestLogging(logger: Terminal.logger(label: "courier", level: .trace), level: .info))
         }
         if retries > 0 { middleware.append(Retry(maxAttempts: retries + 1)) }
+        var httpCache: HTTPCache?
         if let cache {
             do {
                 let directory = URL(fileURLWithPath: cache, isDirectory: true)
                 let logger = Terminal.logger(label: "courier.cache", level: .warning)
-                middleware.append(Caching(try HTTPCache(directory: directory, logger: logger)))
+                httpCache = try HTTPCache(directory: directory, logger: logger)
             } catch {
                 throw CommandFailure(error.description, status: .usage)
             }
@@ -337,6 +336,7 @@ struct Get: AsyncParsableCommand {
             timeout: NumericOption.duration(seconds: timeout),
             maxResponseSize: maxSize,
             middleware: middleware,
+            cache: httpCache,
             cookies: cookies
         )
     }

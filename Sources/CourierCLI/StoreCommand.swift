@@ -191,7 +191,7 @@ struct StoreCommand: AsyncParsableCommand {
             cache = try HTTPCache(memoryCapacity: 0, directory: cacheDirectory, logger: logger)
             let client = HTTPClient(
                 transport: transport,
-                configuration: .init(securityPolicy: security.policy, middleware: middleware + [Caching(cache)])
+                configuration: .init(securityPolicy: security.policy, middleware: middleware, cache: cache)
             )
             pipeline = ImagePipeline(client: client)
         } catch {

@@ -19,7 +19,7 @@ import Synchronization
 ///   ``ImageError/cancelled``; the download goes on while anyone else still waits, and is
 ///   cancelled when the last caller leaves — a row scrolled out of sight costs nothing.
 /// - **Caching**: decoded headers and bytes stay in memory (least recently used go first,
-///   within a byte limit). Below that, the client's `Caching` middleware, if it has one,
+///   within a byte limit). Below that, the client's HTTP cache, if it has one,
 ///   keeps responses on disk under HTTP's rules, so a later run revalidates (`304`) instead
 ///   of downloading again.
 /// - **Checking**: bytes whose signature is not PNG, JPEG, GIF or WebP are an error, not an
@@ -63,8 +63,8 @@ public final class ImagePipeline: Sendable {
     private let downloads: ConcurrencyLimit
     private let state: Mutex<State>
 
-    /// A pipeline that fetches through `client`. Give the client a `Caching` middleware for
-    /// an HTTP cache under the memory cache; leave its base URL unset, since image URLs are
+    /// A pipeline that fetches through `client`. Give the client a `cache` for an HTTP cache
+    /// under the memory cache; leave its base URL unset, since image URLs are
     /// absolute.
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
         self.client = client
@@ -83,7 +83,7 @@ public final class ImagePipeline: Sendable {
         configuration: Configuration = Configuration()
     ) throws(CacheStorageError) {
         let cache = try HTTPCache(memoryCapacity: 0, directory: cacheDirectory, diskCapacity: diskCapacity)
-        let client = HTTPClient(transport: transport, configuration: .init(middleware: [Caching(cache)]))
+        let client = HTTPClient(transport: transport, configuration: .init(cache: cache))
         self.init(client: client, configuration: configuration)
     }
 
@@ -139,12 +139,10 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// Cancels the background revalidations of its client's HTTP caches (`HTTPCache.shutdown()`).
+    /// Cancels the background revalidations of its client's HTTP cache (`HTTPCache.shutdown()`).
     /// Call it before shutting down the transport.
     public func shutdown() async {
-        for case let caching as Caching in client.configuration.middleware {
-            await caching.cache.shutdown()
-        }
+        await client.configuration.cache?.shutdown()
     }
 
     /// Empties the memory cache; the HTTP cache keeps its responses.

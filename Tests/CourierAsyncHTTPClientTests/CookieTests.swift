@@ -16,15 +16,11 @@ struct CookieTests {
     static func withClient(
         _ transport: Transport,
         cookies: CookieStore?,
-        middleware: [any Middleware] = [],
+        cache: HTTPCache? = nil,
         _ body: @Sendable (HTTPClient, TestServer) async throws -> Void
     ) async throws {
         try await TestServer.withRunning { server in
-            let configuration = HTTPClient.Configuration(
-                baseURL: server.baseURL,
-                middleware: middleware,
-                cookies: cookies
-            )
+            let configuration = HTTPClient.Configuration(baseURL: server.baseURL, cache: cache, cookies: cookies)
             switch transport {
             case .urlSession:
                 let session = URLSessionTransport()
@@ -96,7 +92,7 @@ struct CookieTests {
     @Test func theCacheNeitherServesNorStoresWhatCookiesMayChange() async throws {
         let store = CookieStore()
         let cache = try HTTPCache()
-        try await Self.withClient(.asyncHTTPClient, cookies: store, middleware: [Caching(cache)]) { client, server in
+        try await Self.withClient(.asyncHTTPClient, cookies: store, cache: cache) { client, server in
             // Before any cookie is stored and after: a response that varies with Cookie is
             // never stored (the cache sees requests before the store adds cookies).
             let varies = Endpoint<Data>(

@@ -241,7 +241,7 @@ struct HTTPCacheRangeTests {
             try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 let client = HTTPClient(
                     transport: transport,
-                    configuration: .init(maxResponseSize: 1 << 20, middleware: [Caching(try HTTPCache())])
+                    configuration: .init(maxResponseSize: 1 << 20, cache: try HTTPCache())
                 )
                 let endpoint = Endpoint<Data>(
                     url: server.url("/file/dl?bytes=300000&drop_once=100000&cc=max-age%3D600")
@@ -284,7 +284,7 @@ struct HTTPCacheRangeTests {
                 let seen = CountingMiddleware()
                 let client = HTTPClient(
                     transport: transport,
-                    configuration: .init(middleware: [seen, Caching(try HTTPCache())])
+                    configuration: .init(middleware: [seen], cache: try HTTPCache())
                 )
                 let url = server.url("/file/offline?bytes=1000&cc=max-age%3D600")
                 let endpoint = Endpoint<Data>(url: url)

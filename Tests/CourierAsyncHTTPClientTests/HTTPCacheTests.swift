@@ -63,10 +63,9 @@ struct HTTPCacheTests {
     ) async throws {
         let clock = TestClock()
         try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
-            let client = HTTPClient(
-                transport: transport,
-                configuration: .init(timeout: timeout, middleware: [Caching(cache, now: { clock.now })])
-            )
+            var configuration = HTTPClient.Configuration(timeout: timeout, cache: cache)
+            configuration.cacheClock = { clock.now }
+            let client = HTTPClient(transport: transport, configuration: configuration)
             do {
                 try await body(Harness(server: server, client: client, clock: clock, cache: cache))
             } catch {
@@ -289,10 +288,9 @@ struct HTTPCacheTests {
         let cache = try HTTPCache()
         let clock = TestClock()
         try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
-            let client = HTTPClient(
-                transport: transport,
-                configuration: .init(middleware: [Caching(cache, now: { clock.now })])
-            )
+            var configuration = HTTPClient.Configuration(cache: cache)
+            configuration.cacheClock = { clock.now }
+            let client = HTTPClient(transport: transport, configuration: configuration)
             let paths = [
                 "/cacheable/gone?cc=max-age%3D10", "/cacheable/strictgone?cc=max-age%3D10%2C%20must-revalidate",
             ]

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Courier
 
-/// What the Caching middleware stores, called directly with a `next` of the test's own.
+/// What the client's cache stage stores, called directly with a `next` of the test's own.
 @Suite(.loadLimited)
 struct CachingStorageTests {
     static let request = PreparedRequest(
@@ -15,7 +15,7 @@ struct CachingStorageTests {
     /// A response whose body went elsewhere (a download's file, a stream), or was cut short,
     /// is never stored: its Content-Length says what the body should be.
     @Test func aBodyShorterThanItsContentLengthIsNotStored() async throws {
-        let caching = Caching(try HTTPCache())
+        let caching = Caching(try HTTPCache(), now: { Date() })
         let cut = RawResponse(
             head: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600", .contentLength: "1000"]),
             body: Data(count: 10),

@@ -73,7 +73,7 @@ struct MiddlewareTests {
         stub.on(.get, "/offline", .text("nothing stored", status: .gatewayTimeout))
         let client = HTTPClient(
             transport: stub,
-            configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .seconds(60)), Caching(try HTTPCache())])
+            configuration: .init(middleware: [Retry(maxAttempts: 3, baseDelay: .seconds(60))], cache: try HTTPCache())
         )
         for endpoint in [
             Endpoint<Data>(host: "t", path: "/offline").usingCachePolicy(.returnCacheDontLoad),

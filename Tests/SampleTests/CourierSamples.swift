@@ -204,7 +204,7 @@ enum CourierSamples {
         endpoint: Endpoint<Movie>
     ) async throws {
         let cache = try HTTPCache(directory: cacheDirectory)
-        let client = HTTPClient(transport: transport, configuration: .init(middleware: [Caching(cache)]))
+        let client = HTTPClient(transport: transport, configuration: .init(cache: cache))
         let response = try await client.send(client.prepare(endpoint))
         print(response.cacheOutcome ?? .miss)  // HIT, MISS, REVALIDATED or STALE
         await cache.shutdown()  // before the transport's own shutdown
@@ -429,16 +429,9 @@ enum CourierSamples {
         keep(offline)
     }
 
-    static func caching(transport: some HTTPTransport, cacheDirectory: URL, endpoint: Endpoint<Movie>) async throws {
-        let cache = try HTTPCache(directory: cacheDirectory)
-        let client = HTTPClient(transport: transport, configuration: .init(middleware: [Caching(cache)]))
-        let page = try await client.response(for: endpoint)
-        keep(page)
-    }
-
     static func httpCache(transport: some HTTPTransport, endpoint: Endpoint<Movie>) async throws {
         let cache = try HTTPCache(directory: URL(fileURLWithPath: "Caches/http"))
-        let client = HTTPClient(transport: transport, configuration: .init(middleware: [Caching(cache)]))
+        let client = HTTPClient(transport: transport, configuration: .init(cache: cache))
         let again = try await client.send(endpoint)  // a HIT while the response is fresh
         keep(again)
     }

@@ -5,7 +5,8 @@ extension Caching {
     // MARK: - Filling
 
     /// Sends `request` and stores the response if it may be stored.
-    func fetch(_ request: PreparedRequest, key: String, next: Next) async throws(RequestError) -> RawResponse {
+    func fetch(_ request: PreparedRequest, key: String, next: Middleware.Next) async throws(RequestError) -> RawResponse
+    {
         let sentAt = now()
         let response = try await next(request)
         return await remember(response, for: request, key: key, sentAt: sentAt, receivedAt: now())
@@ -126,7 +127,7 @@ extension Caching {
         request: PreparedRequest,
         key: String,
         stored: [CachedResponse],
-        next: Next
+        next: Middleware.Next
     ) async throws(RequestError) -> RawResponse {
         let selected = stored[index]
         let ownConditions: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifRange, .ifMatch, .ifUnmodifiedSince]

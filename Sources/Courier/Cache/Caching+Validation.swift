@@ -14,7 +14,7 @@ extension Caching {
         request: PreparedRequest,
         key: String,
         stored: [CachedResponse],
-        next: Next
+        next: Middleware.Next
     ) async throws(RequestError) -> RawResponse {
         let hasOwnConditions =
             request.head.headerFields[.ifNoneMatch] != nil || request.head.headerFields[.ifModifiedSince] != nil
@@ -137,7 +137,7 @@ extension Caching {
     /// without the caller's own conditions or range, so that a new response replaces it.
     ///
     /// - Returns: `false` when the cache is shut down: the caller then validates first.
-    func revalidateInBackground(_ request: PreparedRequest, key: String, next: @escaping Next) -> Bool {
+    func revalidateInBackground(_ request: PreparedRequest, key: String, next: @escaping Middleware.Next) -> Bool {
         var background = request
         background.head.method = .get
         for name: HTTPField.Name in [.ifNoneMatch, .ifModifiedSince, .ifRange, .ifMatch, .ifUnmodifiedSince, .range] {

@@ -1,58 +1,45 @@
 import Foundation
 import HTTPTypes
 
-/// Middleware that answers from an ``HTTPCache`` where HTTP's caching rules (RFC 9111, as a
-/// private cache) allow, revalidates stale responses with their validators, stores what may be
-/// stored, and forgets a URL after a successful unsafe request to it.
-///
-/// ```swift
-/// let cache = try HTTPCache(directory: cacheDirectory)
-/// let client = HTTPClient(transport: transport, configuration: .init(middleware: [Caching(cache)]))
-/// let page = try await client.response(for: endpoint)
-/// ```
+/// The client's cache stage (``HTTPClient/Configuration/cache``): answers from an
+/// ``HTTPCache`` where HTTP's caching rules (RFC 9111, as a private cache) allow, revalidates
+/// stale responses with their validators, stores what may be stored, and forgets a URL after a
+/// successful unsafe request to it.
 ///
 /// Each ``RawResponse`` says where it came from in ``RawResponse/cacheOutcome``; a request's
 /// ``PreparedRequest/cachePolicy`` (set with ``Endpoint/usingCachePolicy(_:)``) can reload,
-/// prefer the cache, or stay offline. Put it after ``Retry`` in the middleware list so that
-/// only real network attempts are retried.
+/// prefer the cache, or stay offline.
 ///
 /// Range requests are answered from stored responses, and parts (206) are stored and combined
 /// into complete responses. A response within its `stale-while-revalidate` window is answered
-/// at once while the cache revalidates it in the background; call ``HTTPCache/shutdown()``
-/// before shutting down the transport.
-public struct Caching: Middleware {
+/// at once while the cache revalidates it in the background, with the rest of the client's
+/// chain, which outlives the call.
+struct Caching: Sendable {
     /// The cache it reads and fills.
-    public let cache: HTTPCache
+    let cache: HTTPCache
     let now: @Sendable () -> Date
 
-    /// Caches through `cache`.
-    public init(_ cache: HTTPCache) {
-        self.init(cache, now: { Date() })
-    }
-
-    /// Caches through `cache`, reading the time from `now` (for tests).
+    /// Caches through `cache`, reading the time from `now`.
     init(_ cache: HTTPCache, now: @escaping @Sendable () -> Date) {
         self.cache = cache
         self.now = now
     }
 
-    // MARK: - Middleware
+    // MARK: - Answering
 
-    /// Answers from the cache, revalidates, or sends and stores, as the rules allow.
-    ///
-    /// Called as a client's middleware, it may answer a response in its `stale-while-revalidate`
-    /// window at once and revalidate it in the background. Called from another middleware, whose
-    /// `next` may not outlive the call, it revalidates before it answers.
-    public func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+    /// Answers from the cache, revalidates, or sends and stores, as the rules allow, without
+    /// revalidating in the background (for tests, and callers whose `next` may not outlive
+    /// the call).
+    func send(_ request: PreparedRequest, next: Middleware.Next) async throws(RequestError) -> RawResponse {
         try await send(request, next: next, background: nil)
     }
 
-    /// ``send(_:next:)``, with the chain after this middleware as a closure that may outlive the
+    /// ``send(_:next:)``, with the chain after this stage as a closure that may outlive the
     /// call, for revalidating in the background; the client's pipeline passes it.
     func send(
         _ request: PreparedRequest,
-        next: Next,
-        background: Next?
+        next: Middleware.Next,
+        background: Middleware.Next?
     ) async throws(RequestError) -> RawResponse {
         let method = request.head.method
         guard method == .get || method == .head else {

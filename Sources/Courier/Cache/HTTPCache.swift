@@ -3,11 +3,12 @@ public import Logging
 import Synchronization
 
 /// A private HTTP cache (RFC 9111) for ``HTTPClient``: a memory tier and, optionally, a
-/// directory on disk that survives restarts. Add it to a client with the ``Caching`` middleware.
+/// directory on disk that survives restarts. Give it to a client as its
+/// ``HTTPClient/Configuration/cache``.
 ///
 /// ```swift
 /// let cache = try HTTPCache(directory: URL(fileURLWithPath: "Caches/http"))
-/// let client = HTTPClient(transport: transport, configuration: .init(middleware: [Caching(cache)]))
+/// let client = HTTPClient(transport: transport, configuration: .init(cache: cache))
 /// let again = try await client.send(endpoint)  // a HIT while the response is fresh
 /// ```
 ///

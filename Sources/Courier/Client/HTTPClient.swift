@@ -41,6 +41,15 @@ public struct HTTPClient: Sendable {
         public var maxRedirects: Int
         /// Middleware, outermost first: the first sees the request first and the response last.
         public var middleware: [any Middleware]
+        /// The HTTP cache (RFC 9111, as a private cache) the client answers from where the rules
+        /// allow; `nil` (the default) for none. It is a stage of the client, inside the
+        /// ``middleware`` (so ``Retry`` retries only real network attempts and an
+        /// ``Authenticator``'s credential is seen by the cache's rules) and outside the redirects.
+        /// A download reads it without filling it; a stream bypasses it. Call
+        /// ``HTTPCache/shutdown()`` before shutting down the transport. See <doc:CachingResponses>.
+        public var cache: HTTPCache?
+        /// The cache's clock: `Date()`, or a test's.
+        var cacheClock: @Sendable () -> Date = { Date() }
         /// The content codings asked for in `Accept-Encoding`, which every transport undoes as
         /// the body arrives; `gzip` and `deflate` by default, `[]` for uncompressed bodies only
         /// (`identity`). An endpoint's own `Accept-Encoding` wins; a request for a range always
@@ -64,6 +73,7 @@ public struct HTTPClient: Sendable {
             maxResponseSize: Int = 16 << 20,
             maxRedirects: Int = 10,
             middleware: [any Middleware] = [],
+            cache: HTTPCache? = nil,
             acceptedEncodings: [ContentCoding] = [.gzip, .deflate],
             cookies: CookieStore? = nil
         ) {
@@ -75,6 +85,7 @@ public struct HTTPClient: Sendable {
             self.maxResponseSize = maxResponseSize
             self.maxRedirects = maxRedirects
             self.middleware = middleware
+            self.cache = cache
             self.acceptedEncodings = acceptedEncodings
             self.cookies = cookies
         }
@@ -96,15 +107,26 @@ public struct HTTPClient: Sendable {
         self.transport = transport
         self.configuration = configuration
         self.base = configuration.baseURL.map(BaseURL.init)
-        self.pipeline = Self.pipeline(to: transport, configuration: configuration, middleware: configuration.middleware)
+        self.pipeline = Self.pipeline(to: transport, configuration: configuration, cache: .answering)
     }
 
-    /// The middleware around the redirect follower (which checks the security policy on every
-    /// hop) around `transport`.
+    /// How a pipeline uses the client's cache.
+    enum CacheStage {
+        /// Answers from the cache and fills it: ``send(_:)->RawResponse`` and what builds on it.
+        case answering
+        /// Reads the cache and writes what it can answer to `writer`, never filling it: downloads.
+        case downloading(DownloadWriter)
+        /// Leaves the cache out: streams, whose bodies are neither served from nor stored in it.
+        case bypassed
+    }
+
+    /// The stages a request goes through, outermost first: the middleware, the cache, the
+    /// redirect follower (which checks the security policy on every hop), the cookie store,
+    /// and `transport`.
     static func pipeline(
         to transport: any HTTPTransport,
         configuration: Configuration,
-        middleware: [any Middleware]
+        cache stage: CacheStage
     ) -> Middleware.Next {
         // Cookies go and come at each hop, inside the redirects: a hop gets its own URL's.
         let core = RedirectFollower(
@@ -115,18 +137,29 @@ public struct HTTPClient: Sendable {
         var pipeline: Middleware.Next = { request async throws(RequestError) -> RawResponse in
             try await core.send(request)
         }
-        for middleware in middleware.reversed() {
+        if let cache = configuration.cache {
             let next = pipeline
-            if let caching = middleware as? Caching {
+            let caching = Caching(cache, now: configuration.cacheClock)
+            switch stage {
+            case .answering:
                 // The rest of the chain outlives the call: the cache may revalidate with it in
                 // the background.
                 pipeline = { request async throws(RequestError) -> RawResponse in
                     try await caching.send(request, next: next, background: next)
                 }
-            } else {
+            case .downloading(let writer):
+                let download = CachedDownload(caching: caching, writer: writer)
                 pipeline = { request async throws(RequestError) -> RawResponse in
-                    try await middleware.send(request, next: next)
+                    try await download.send(request, next: next)
                 }
+            case .bypassed:
+                break
+            }
+        }
+        for middleware in configuration.middleware.reversed() {
+            let next = pipeline
+            pipeline = { request async throws(RequestError) -> RawResponse in
+                try await middleware.send(request, next: next)
             }
         }
         // One deadline for the whole request: every middleware, retry and redirect hop shares it.

@@ -1,16 +1,16 @@
 import Foundation
 import HTTPTypes
 
-/// What stands in a download's middleware where its client has a ``Caching`` middleware: what
+/// A download's cache stage, where its client has a cache: what
 /// the cache can answer without the origin (fresh bytes of the same representation, the rest
 /// of a resumed download included, or an offline request's 504) is written to the download's
 /// file from the cache; everything else goes on to the origin. A download reads the cache but
 /// never fills it: its body goes to the file, not to memory.
-struct CachedDownload: Middleware {
+struct CachedDownload: Sendable {
     let caching: Caching
     let writer: DownloadWriter
 
-    func send(_ request: PreparedRequest, next: Next) async throws(RequestError) -> RawResponse {
+    func send(_ request: PreparedRequest, next: Middleware.Next) async throws(RequestError) -> RawResponse {
         guard request.head.method == .get, let cached = await caching.storedAnswer(for: request) else {
             return try await next(request)
         }

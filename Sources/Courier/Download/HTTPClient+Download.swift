@@ -17,7 +17,7 @@ extension HTTPClient {
     /// ```
     ///
     /// Redirects, the security policy and middleware apply as for ``HTTPClient/send(_:)->Value``, except
-    /// ``Caching``: a download reads its cache, by the same rules, but does not fill it. When the
+    /// the cache: a download reads the client's cache, by the same rules, but does not fill it. When the
     /// cache holds the bytes asked for in a response it may use without asking the origin
     /// (fresh, the same representation), they are written from it — the rest of a resumed
     /// download included — and nothing is sent. The client's timeout and response size limit do
@@ -66,9 +66,7 @@ extension HTTPClient {
         let pipeline = Self.pipeline(
             to: FileSinkTransport(base: transport, writer: writer),
             configuration: configuration,
-            middleware: configuration.middleware.map { middleware in
-                (middleware as? Caching).map { CachedDownload(caching: $0, writer: writer) } ?? middleware
-            }
+            cache: .downloading(writer)
         )
         let response: RawResponse
         do {

@@ -38,7 +38,7 @@
 ///
 /// Copies of an authenticator share its credential and its renewal; give each account its own
 /// authenticator. Put it before ``Retry`` in the middleware to have a renewed request retried
-/// too, and before ``Caching`` to have cached answers skip the credential. The credential goes
+/// too; the client's cache comes after every middleware, so its rules see the credential. The credential goes
 /// only where the request goes: header fields the redaction rule calls secret
 /// (`Authorization`, …) are left behind when a redirect leaves the origin. A request whose body
 /// cannot be read a second time (a stream) is not sent again: its 401 is the answer, and the

@@ -15,7 +15,7 @@ extension HTTPClient {
     /// The request goes through the middleware, the security policy and the redirects as with
     /// ``HTTPClient/send(_:)->Value``, and an error status throws the same ``RequestError`` (with the start of the
     /// error page, read up to 64 KiB). ``Retry`` applies until the head arrives, never once the
-    /// body is flowing. ``Caching`` is bypassed: a streamed response is neither served from nor
+    /// body is flowing. The client's ``HTTPClient/Configuration/cache`` is bypassed: a streamed response is neither served from nor
     /// stored in the cache. The client's `timeout` and `maxResponseSize` do not apply; these
     /// limits do:
     ///
@@ -40,7 +40,7 @@ extension HTTPClient {
         let pipeline = Self.pipeline(
             to: StreamSinkTransport(base: transport, idleTimeout: idleTimeout),
             configuration: configuration,
-            middleware: configuration.middleware.filter { !($0 is Caching) }
+            cache: .bypassed
         )
         let raw = try await pipeline(request)
         guard (200..<300).contains(raw.status) else {
