@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        .library(name: "CourierJSON", targets: ["CourierJSON"]),
         .library(name: "CourierCassettes", targets: ["CourierCassettes"]),
         .library(name: "CourierReplay", targets: ["CourierReplay"]),
         .library(name: "CourierTesting", targets: ["CourierTesting"]),
@@ -60,6 +61,12 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // JSON for people: formatting, colouring, sorting and picking, streamed (`courier get`).
+        .target(
+            name: "CourierJSON",
+            dependencies: ["Courier"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -247,6 +254,7 @@ let package = Package(
                 "CourierApp",
                 "CourierAsyncHTTPClient",
                 "CourierCassettes",
+                "CourierJSON",
                 "CourierReplay",
                 "CourierServerKit",
                 "CourierImages",
@@ -316,6 +324,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CourierJSONTests",
+            dependencies: ["Courier", "CourierJSON", "CourierTestServer", "CourierTestTraits"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -494,6 +507,7 @@ let package = Package(
                 "CourierAsyncHTTPClient",
                 "CourierCassettes",
                 "CourierImages",
+                "CourierJSON",
                 "CourierTestServer",
                 "CourierTestTraits",
                 "CourierTesting",

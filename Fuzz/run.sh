@@ -55,7 +55,8 @@ debug_build() {
 }
 
 # JSONValue and JSONSyntax without LossyArray (which needs the rest of Courier).
-json_sources=(Sources/Courier/JSON/{UTF8Sequence,JSONSyntax,JSONValue,JSONValue+Codable,JSONPath,JSONFormatter,JSONFormatter+Tokens,JSONFormatter+SortedWriter,JSONFormatter+Escapes}.swift)
+json_sources=(Sources/Courier/JSON/{UTF8Sequence,JSONSyntax,JSONValue,JSONValue+Codable,JSONPath}.swift)
+json_formatter_sources=(Sources/CourierJSON/{JSONFormatter,JSONFormatter+Tokens,JSONFormatter+SortedWriter,JSONFormatter+Escapes}.swift)
 
 courier_sources() { find Sources/Courier -name '*.swift' | sort; }
 
@@ -73,7 +74,7 @@ build() {
             sources+=("${json_sources[@]}" Sources/Courier/Cache/CivilDate.swift)
             module=Courier main=Fuzz/Feeds/main.swift ;;
         json)
-            sources=("${json_sources[@]}")
+            sources=("${json_sources[@]}" "${json_formatter_sources[@]}")
             module=Courier main=Fuzz/JSON/main.swift ;;
         headers | diskcache | names)
             mapfile -t sources < <(courier_sources)

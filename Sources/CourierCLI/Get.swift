@@ -2,6 +2,7 @@ import ArgumentParser
 import Courier
 import CourierAsyncHTTPClient
 import CourierCassettes
+import CourierJSON
 import Foundation
 import HTTPTypes
 import Logging

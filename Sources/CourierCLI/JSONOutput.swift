@@ -1,4 +1,5 @@
 import Courier
+import CourierJSON
 import Foundation
 
 /// `courier get --json` and `--pick`: a JSON body formatted onto standard output as it arrives.

@@ -1,5 +1,6 @@
 import Courier
 import CourierAsyncHTTPClient
+import CourierJSON
 import Foundation
 import HTTPTypes
 import Logging

@@ -1,14 +1,14 @@
 /// A parsed path for ``JSONValue/subscript(path:)``: `a.b.0`, `a[0].b`, `[1]`, `a[-1]`.
-struct JSONPath: Equatable {
-    enum Step: Equatable {
+package struct JSONPath: Equatable {
+    package enum Step: Equatable {
         case member(String)
         case index(Int)
     }
 
-    var steps: [Step] = []
+    package var steps: [Step] = []
 
     /// `nil` when the path is malformed (an unclosed `[`, a non-integer index, an empty step).
-    init?(_ path: String) {
+    package init?(_ path: String) {
         var rest = Substring(path)
         if rest.hasPrefix(".") { rest = rest.dropFirst() }
         while !rest.isEmpty {

@@ -86,7 +86,7 @@ public struct JSONTextPosition: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A position already counted, for a reader that has not kept the text before it.
-    init(offset: Int, line: Int, column: Int) {
+    package init(offset: Int, line: Int, column: Int) {
         self.offset = offset
         self.line = line
         self.column = column
@@ -105,9 +105,22 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     /// Whether the text may be valid JSON that nests deeper than ``JSONSyntax/maximumDepth``:
     /// refused for a limit, not for its syntax.
     public var exceedsNestingLimit = false
-    /// Whether the text may be valid JSON with an object larger than a ``JSONFormatter`` sorting
+    /// Whether the text may be valid JSON with an object larger than a `JSONFormatter` sorting
     /// its keys may hold (its `maximumObjectSize`): refused for a limit, not for its syntax.
     public var exceedsSizeLimit = false
+
+    /// An error at `position`.
+    package init(
+        position: JSONTextPosition,
+        reason: String,
+        exceedsNestingLimit: Bool = false,
+        exceedsSizeLimit: Bool = false
+    ) {
+        self.position = position
+        self.reason = reason
+        self.exceedsNestingLimit = exceedsNestingLimit
+        self.exceedsSizeLimit = exceedsSizeLimit
+    }
 
     /// "line 3, column 14: expected a value, found 'x'".
     public var description: String { "\(position): \(reason)" }
@@ -375,59 +388,61 @@ extension JSONSyntax {
 // MARK: - Describing bytes and errors
 
 extension JSONSyntax {
-    /// The reasons a text is refused, shared by ``JSONSyntax/validate(_:)`` and ``JSONFormatter``.
-    enum Reason {
-        static let endExpectingValue = "unexpected end of the text: expected a value"
-        static let endInEscape = "unexpected end of the text inside an escape"
-        static let shortUnicodeEscape = "invalid escape: \\u needs four hexadecimal digits"
-        static let leadingZero = "invalid number: no leading zeros allowed"
-        static let tooDeep = "arrays and objects nest deeper than \(JSONSyntax.maximumDepth) levels"
+    /// The reasons a text is refused, shared by ``JSONSyntax/validate(_:)`` and `JSONFormatter` (CourierJSON).
+    package enum Reason {
+        package static let endExpectingValue = "unexpected end of the text: expected a value"
+        package static let endInEscape = "unexpected end of the text inside an escape"
+        package static let shortUnicodeEscape = "invalid escape: \\u needs four hexadecimal digits"
+        package static let leadingZero = "invalid number: no leading zeros allowed"
+        package static let tooDeep = "arrays and objects nest deeper than \(JSONSyntax.maximumDepth) levels"
 
-        static func afterEnd(_ byte: UInt8) -> String { "unexpected \(describe(byte)) after the end of the JSON value" }
-        static func expectedValue(found byte: UInt8) -> String { "expected a value, found \(describe(byte))" }
-        static func expectedValue(found text: String) -> String { "expected a value, found '\(text)'" }
-        static func expectedKey(found byte: UInt8) -> String {
+        package static func afterEnd(_ byte: UInt8) -> String {
+            "unexpected \(describe(byte)) after the end of the JSON value"
+        }
+        package static func expectedValue(found byte: UInt8) -> String { "expected a value, found \(describe(byte))" }
+        package static func expectedValue(found text: String) -> String { "expected a value, found '\(text)'" }
+        package static func expectedKey(found byte: UInt8) -> String {
             "expected a string key in double quotes, found \(describe(byte))"
         }
-        static func expectedColon(found byte: UInt8?) -> String {
+        package static func expectedColon(found byte: UInt8?) -> String {
             "expected ':' after the object key, found \(byte.map(describe) ?? "the end of the text")"
         }
-        static func expectedSeparator(isObject: Bool, found byte: UInt8) -> String {
+        package static func expectedSeparator(isObject: Bool, found byte: UInt8) -> String {
             isObject
                 ? "expected ',' or '}' after an object member, found \(describe(byte))"
                 : "expected ',' or ']' after an array element, found \(describe(byte))"
         }
-        static func notClosed(_ name: String, openedAt position: JSONTextPosition) -> String {
+        package static func notClosed(_ name: String, openedAt position: JSONTextPosition) -> String {
             "unexpected end of the text: the \(name) opened at \(position) is not closed"
         }
-        static func controlCharacter(_ byte: UInt8) -> String {
+        package static func controlCharacter(_ byte: UInt8) -> String {
             "control character U+00\(hex(byte)) inside a string: escape it"
         }
-        static func invalidEscape(_ byte: UInt8) -> String {
+        package static func invalidEscape(_ byte: UInt8) -> String {
             "invalid escape '\\\(printable(byte))': use \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX"
         }
-        static func invalidUTF8(lead: UInt8) -> String { "invalid UTF-8 (byte 0x\(hex(lead)))" }
-        static func invalidNumber(_ text: String) -> String { "invalid number '\(text)'" }
+        package static func invalidUTF8(lead: UInt8) -> String { "invalid UTF-8 (byte 0x\(hex(lead)))" }
+        package static func invalidNumber(_ text: String) -> String { "invalid number '\(text)'" }
     }
 
     /// Whether `byte` ends a number or a literal: whitespace, a comma or a closing bracket.
-    static func endsToken(_ byte: UInt8) -> Bool {
+    package static func endsToken(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",")
             || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}")
     }
 
     /// `'x'` for a printable byte, `byte 0x1F` for others.
-    static func describe(_ byte: UInt8) -> String {
+    package static func describe(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(hex(byte))"
     }
 
     /// The byte itself when printable, `x1F` for others.
-    static func printable(_ byte: UInt8) -> String {
+    package static func printable(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? String(Character(Unicode.Scalar(byte))) : "x\(hex(byte))"
     }
 
     /// Two uppercase hexadecimal digits.
-    static func hex(_ byte: UInt8) -> String {
+    package static func hex(_ byte: UInt8) -> String {
         let digits = String(byte, radix: 16, uppercase: true)
         return byte < 0x10 ? "0" + digits : digits
     }

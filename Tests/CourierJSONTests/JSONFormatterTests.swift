@@ -1,4 +1,5 @@
 import Courier
+import CourierJSON
 import CourierTestServer
 import CourierTestTraits
 import Foundation

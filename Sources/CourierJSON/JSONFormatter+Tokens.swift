@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Strings, numbers and literals, which may be cut across chunks: each is a small state

@@ -1,3 +1,4 @@
+public import Courier
 public import Foundation
 
 /// Pretty-prints (or compacts) JSON text as it arrives, without building values: numbers and
@@ -5,7 +6,7 @@ public import Foundation
 /// and the output goes out in pieces as it is made.
 ///
 /// Feed it the text in pieces of any size; it checks the text as it goes (a syntax error, or
-/// nesting deeper than ``JSONSyntax/maximumDepth``, throws with its line and column) and
+/// nesting deeper than `JSONSyntax.maximumDepth`, throws with its line and column) and
 /// writes what it has formatted:
 ///
 /// ```swift
@@ -90,7 +91,7 @@ public struct JSONFormatter: Sendable {
     ///     is written (see ``components(ofPath:)``), and reading can stop at its end
     ///     (``isFinished``). `nil` writes the whole text.
     ///   - maximumObjectSize: The largest object, in bytes of text, held for sorting; a larger
-    ///     one throws a ``JSONSyntaxError`` whose ``JSONSyntaxError/exceedsSizeLimit`` is true.
+    ///     one throws a `JSONSyntaxError` whose `exceedsSizeLimit` is true.
     public init(
         compact: Bool = false,
         sortingKeys: Bool = false,
