@@ -43,7 +43,7 @@ struct SamplesAreCompiledTests {
             var namespaces: Set<String> = []
             for file in try Self.files(under: Self.root.appendingPathComponent("Sources"), ending: "swift") {
                 let text = try String(contentsOf: file, encoding: .utf8)
-                for match in text.matches(of: #/(?m)^public (?:indirect )?enum (\w+)/#) {
+                for match in text.matches(of: #/(?m)^(?:public|package) (?:indirect )?enum (\w+)/#) {
                     namespaces.insert(String(match.1))
                 }
             }

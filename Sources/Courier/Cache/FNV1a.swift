@@ -6,12 +6,12 @@
 /// let body = Data("[1, 2, 3]".utf8)
 /// let entityTag = "\"" + String(FNV1a.hash(body), radix: 16) + "\""
 /// ```
-public enum FNV1a {
+package enum FNV1a {
     /// The hash of `bytes`.
     ///
     /// - Parameter bytes: Any bytes.
     /// - Returns: Their 64-bit FNV-1a hash, the same on every machine and in every run.
-    public static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

@@ -9,7 +9,7 @@
 /// images.withLock { $0.set(bytes, for: url, cost: bytes.count) }
 /// let cached = images.withLock { $0.value(for: url) }
 /// ```
-public struct LRUCache<Key: Hashable, Value> {
+package struct LRUCache<Key: Hashable, Value> {
     private struct Slot {
         var key: Key
         var value: Value
@@ -19,9 +19,9 @@ public struct LRUCache<Key: Hashable, Value> {
     }
 
     /// The most the costs of all values may add up to.
-    public let costLimit: Int
+    package let costLimit: Int
     /// The sum of the costs of the values held.
-    public private(set) var totalCost = 0
+    package private(set) var totalCost = 0
     private var slots: [Slot?] = []
     private var freeSlots: [Int] = []
     private var positions: [Key: Int] = [:]
@@ -32,15 +32,15 @@ public struct LRUCache<Key: Hashable, Value> {
     ///
     /// - Parameter costLimit: The most the costs of all values may add up to; a negative limit
     ///   is 0, which keeps nothing that costs anything.
-    public init(costLimit: Int) {
+    package init(costLimit: Int) {
         self.costLimit = max(0, costLimit)
     }
 
     /// The number of values held.
-    public var count: Int { positions.count }
+    package var count: Int { positions.count }
 
     /// The value for `key`, which becomes the most recently used.
-    public mutating func value(for key: Key) -> Value? {
+    package mutating func value(for key: Key) -> Value? {
         guard let position = positions[key] else { return nil }
         moveToNewest(position)
         return slots[position]?.value
@@ -53,7 +53,7 @@ public struct LRUCache<Key: Hashable, Value> {
     ///   - value: The value.
     ///   - key: Its key; a value already stored for it is replaced.
     ///   - cost: What it counts against ``costLimit``; a negative cost is 0.
-    public mutating func set(_ value: Value, for key: Key, cost: Int) {
+    package mutating func set(_ value: Value, for key: Key, cost: Int) {
         let cost = max(0, cost)
         removeValue(for: key)
         guard cost <= costLimit else { return }
@@ -82,7 +82,7 @@ public struct LRUCache<Key: Hashable, Value> {
     /// - Parameter key: The key.
     /// - Returns: The value that was stored for it, if any.
     @discardableResult
-    public mutating func removeValue(for key: Key) -> Value? {
+    package mutating func removeValue(for key: Key) -> Value? {
         guard let position = positions.removeValue(forKey: key), let slot = slots[position] else { return nil }
         unlink(position, slot)
         slots[position] = nil
@@ -92,7 +92,7 @@ public struct LRUCache<Key: Hashable, Value> {
     }
 
     /// Removes everything.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         self = LRUCache(costLimit: costLimit)
     }
 
