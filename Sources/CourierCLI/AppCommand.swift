@@ -69,7 +69,7 @@ struct AppCommand: AsyncParsableCommand {
 
     func run() async throws {
         let favorites = try database.open()
-        let credentials = TMDBCredentials(environment: ProcessInfo.processInfo.environment)
+        let credentials = TMDBCredentials(environment: CommandContext.environment)
         let tmdbURL = try tmdbService.map {
             try ServiceURL.parse($0, option: "--tmdb-service", example: TMDB.defaultBaseURL.absoluteString)
         }

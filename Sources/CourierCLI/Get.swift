@@ -269,7 +269,7 @@ struct Get: AsyncParsableCommand {
         if argument == "@-" {
             let bytes: Data
             do {
-                bytes = try FileHandle.standardInput.readToEnd() ?? Data()
+                bytes = try CommandContext.readInput()
             } catch {
                 throw CommandFailure(
                     "Cannot read the body from standard input: \(error.localizedDescription).",

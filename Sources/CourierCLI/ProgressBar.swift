@@ -12,7 +12,7 @@ final class ProgressBar: Sendable {
 
     private let start = ContinuousClock.now
     private let startBytes: Int64
-    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private let isTerminal = CommandContext.isTerminal(STDERR_FILENO)
     private let state = Mutex(State())
 
     init(startBytes: Int64 = 0) {

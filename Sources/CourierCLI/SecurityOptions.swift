@@ -44,7 +44,7 @@ struct SecurityOptions: ParsableArguments {
 
     /// The proxies `--proxy` and `--noproxy` give, or the environment's, or a usage error
     /// naming what is wrong (never the URL, which may hold a password).
-    func proxySettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ProxySettings {
+    func proxySettings(environment: [String: String] = CommandContext.environment) throws -> ProxySettings {
         do throws(ProxyError) {
             var settings: ProxySettings
             if let proxy {

@@ -228,7 +228,7 @@ struct StoreCommand: AsyncParsableCommand {
     /// `--cache`, else `$XDG_CACHE_HOME/courier/artwork`, else `~/.cache/courier/artwork`.
     static func cacheDirectory(_ option: String?) throws -> URL {
         if let option { return URL(fileURLWithPath: option, isDirectory: true) }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = CommandContext.environment
         if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") {
             return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("courier/artwork")
         }

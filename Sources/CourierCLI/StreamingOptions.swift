@@ -49,7 +49,8 @@ struct StreamingOptions: ParsableArguments {
         idleTimeout: Duration,
         head printHead: (HTTPResponse) -> Void
     ) async throws {
-        signal(SIGINT) { _ in _exit(130) }
+        // The process's own signal, only when the command is the process.
+        if CommandContext.current == nil { signal(SIGINT) { _ in _exit(130) } }
         if mode == .events {
             let options = EventStreamOptions(idleTimeout: idleTimeout)
             let events = client.events(endpoint, options: options) { reconnect in

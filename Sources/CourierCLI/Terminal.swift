@@ -49,6 +49,10 @@ enum Terminal {
 
     /// Writes `data` as it is.
     static func write(_ data: Data, to handle: FileHandle = .standardOutput) {
+        if let context = CommandContext.current {
+            context.write(data, toErrors: handle === FileHandle.standardError)
+            return
+        }
         // A closed pipe (`courier get … | head`) is not worth a crash.
         try? handle.write(contentsOf: data)
     }

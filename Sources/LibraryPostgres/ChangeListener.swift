@@ -24,11 +24,16 @@ struct ChangeListener: Sendable {
 
     /// How often the listening connection is checked.
     static let heartbeat = Duration.seconds(1)
+    /// The longest a heartbeat waits for its answer, however long searches may wait: a
+    /// connection that stays silent this long is given up for a new one, so that a database
+    /// gone without a word (its host lost, a network split) is noticed within seconds.
+    static let heartbeatTimeout = Duration.seconds(5)
 
     let url: DatabaseURL
     /// The longest wait for a connection.
     let connectTimeout: Duration
-    /// The longest wait for a heartbeat's answer.
+    /// The longest wait for a search's answer: a heartbeat waits at most this long too, and at
+    /// most ``heartbeatTimeout``.
     let queryTimeout: Duration
     let logger: Logger
     /// For postgres-nio's own messages: errors only.
@@ -67,7 +72,7 @@ struct ChangeListener: Sendable {
                             group.addTask {
                                 while true {
                                     try await Task.sleep(for: Self.heartbeat)
-                                    let current = try await withDeadline(queryTimeout) {
+                                    let current = try await withDeadline(min(queryTimeout, Self.heartbeatTimeout)) {
                                         try await self.version(on: connection)
                                     }
                                     report(.version(current))

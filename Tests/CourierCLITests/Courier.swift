@@ -2,7 +2,11 @@ import CourierTestServer
 import Foundation
 import Synchronization
 
-/// Runs the built `courier` binary.
+@testable import CourierCLI
+
+/// Runs `courier`: in this process (``CourierCommand/run(_:context:)``, with the environment and
+/// streams of a ``CommandContext``), or as the built binary where a test needs a process of its
+/// own — a working directory, a signal, a library that reads the real environment.
 enum Courier {
     struct Result: Sendable {
         var status: Int32
@@ -14,10 +18,30 @@ enum Courier {
         try await run(arguments)
     }
 
-    /// Runs `courier` with `arguments`. The process is started, read and awaited on threads
-    /// of its own: blocking a dispatch thread would starve the Swift concurrency pool that the
-    /// loopback server's handlers run on (on Linux they share threads).
+    /// Runs `courier` with `arguments` in this process, or as a process of its own when it
+    /// runs `in` a directory or `asProcess` is set.
     static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        in directory: URL? = nil,
+        asProcess: Bool = false
+    ) async throws -> Result {
+        if directory == nil, !asProcess {
+            let context = CommandContext(environment: Self.environment(environment))
+            let status = await CourierCommand.run(arguments, context: context)
+            return Result(
+                status: status,
+                stdout: String(decoding: context.output, as: UTF8.self),
+                stderr: String(decoding: context.errors, as: UTF8.self)
+            )
+        }
+        return try await runProcess(arguments, environment: environment, in: directory)
+    }
+
+    /// Runs the built binary. The process is started, read and awaited on threads of its own:
+    /// blocking a dispatch thread would starve the Swift concurrency pool that the loopback
+    /// server's handlers run on (on Linux they share threads).
+    static func runProcess(
         _ arguments: [String],
         environment: [String: String] = [:],
         in directory: URL? = nil

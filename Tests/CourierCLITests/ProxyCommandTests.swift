@@ -21,7 +21,13 @@ struct ProxyCommandTests {
 
                 let environment = ["http_proxy": proxy.url]
                 for transport in ["async-http-client", "urlsession"] {
-                    let read = try await Courier.run(["get", url, "--transport", transport], environment: environment)
+                    // URLSession's libcurl reads the variables from the process's own
+                    // environment: a process of its own.
+                    let read = try await Courier.run(
+                        ["get", url, "--transport", transport],
+                        environment: environment,
+                        asProcess: transport == "urlsession"
+                    )
                     #expect(read.status == 0, "\(transport): \(read.stderr)")
                     #expect(read.stdout.contains("tinyproxy"), "\(transport): \(read.stdout)")
                 }

@@ -18,7 +18,7 @@ struct DatabaseOption: ParsableArguments {
     /// The store at `--database` or the default location, created if needed.
     func open() throws -> FavoritesStore {
         do {
-            return try FavoritesStore(at: database.map { URL(fileURLWithPath: $0) } ?? FavoritesStore.defaultLocation())
+            return try FavoritesStore(at: database.map { URL(fileURLWithPath: $0) } ?? FavoritesStore.defaultLocation(environment: CommandContext.environment))
         } catch {
             throw CommandFailure(error)
         }
@@ -63,7 +63,7 @@ struct TMDBOptions: ParsableArguments {
     /// `TMDB_ACCESS_TOKEN` or `TMDB_API_KEY`. A stand-in (`--service`) may be called without
     /// either; the real TMDB may not, and the failure says how to get a key or work offline.
     func credentials() throws -> TMDBCredentials? {
-        if let credentials = TMDBCredentials(environment: ProcessInfo.processInfo.environment) { return credentials }
+        if let credentials = TMDBCredentials(environment: CommandContext.environment) { return credentials }
         guard try serviceURL().host?.lowercased() != TMDB.defaultBaseURL.host else {
             throw CommandFailure(TMDBCredentials.commandLineHelp(serviceOption: "--service"), status: .usage)
         }

@@ -53,7 +53,7 @@ struct MoviesWatch: AsyncParsableCommand {
 
     func run() async throws {
         let store = try storage.open()
-        let isTerminal = isatty(STDOUT_FILENO) == 1
+        let isTerminal = CommandContext.isTerminal(STDOUT_FILENO)
         var updates = store.favoritesUpdates(of: member).makeAsyncIterator()
         do throws(FavoritesError) {
             while let favorites = try await updates.next() {

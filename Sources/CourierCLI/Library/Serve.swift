@@ -99,7 +99,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// `--port`, else `$PORT` (as the chapter's service reads it), else 8080.
-    func listeningPort(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
+    func listeningPort(environment: [String: String] = CommandContext.environment) throws -> Int {
         if let port = server.port { return port }
         guard let text = environment["PORT"], !text.isEmpty else { return 8080 }
         guard let value = Int(text), NumericOption.ports.contains(value) else {
