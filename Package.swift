@@ -288,15 +288,9 @@ let package = Package(
         .target(
             name: "CourierTestServer",
             dependencies: [
-                "CourierServerKit",
                 "Courier",
-                "CourierApp",
                 "CourierAsyncHTTPClient",
-                "CourierImages",
-                "Favorites",
                 "GitWire",
-                "LibraryKit",
-                "StoreSearch",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -311,6 +305,27 @@ let package = Package(
             ],
             path: "Tests/CourierTestServer",
             resources: [.copy("Resources")],
+            swiftSettings: swiftSettings
+        ),
+
+        // The app on loopback with the stand-ins behind it, and a client for its page: for the
+        // app's tests, the CLI's and the app benchmark.
+        .target(
+            name: "CourierAppFixture",
+            dependencies: [
+                "Courier",
+                "CourierApp",
+                "CourierAsyncHTTPClient",
+                "CourierImages",
+                "CourierServerKit",
+                "CourierTestServer",
+                "Favorites",
+                "GitWire",
+                "LibraryKit",
+                "StoreSearch",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/CourierAppFixture",
             swiftSettings: swiftSettings
         ),
 
@@ -467,7 +482,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierAppTests",
-            dependencies: [
+            dependencies: ["CourierAppFixture", 
                 "CourierServerKit",
                 "Courier",
                 "CourierApp",
@@ -488,7 +503,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierCLITests",
-            dependencies: [
+            dependencies: ["CourierAppFixture", 
                 "CourierServerKit",
                 "Courier", "CourierAsyncHTTPClient", "CourierCLI", "CourierTestServer", "Favorites", "GitWire",
                 "CourierTestTraits", "CourierCassettes", "LibraryServer",
@@ -607,7 +622,7 @@ if Context.environment["COURIER_BENCHMARKS"] != nil {
         // The app in Chromium against the store stand-in, for Benchmarks/compare/app.
         .executableTarget(
             name: "app-bench",
-            dependencies: [
+            dependencies: ["CourierAppFixture", 
                 "Courier",
                 "CourierApp",
                 "CourierAsyncHTTPClient",

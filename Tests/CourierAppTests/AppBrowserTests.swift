@@ -1,4 +1,5 @@
 import Courier
+import CourierAppFixture
 import CourierImages
 import CourierTestServer
 import CourierTestTraits

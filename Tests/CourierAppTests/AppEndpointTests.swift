@@ -1,4 +1,5 @@
 import Courier
+import CourierAppFixture
 import CourierTestServer
 import CourierTestTraits
 import Favorites

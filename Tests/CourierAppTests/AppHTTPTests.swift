@@ -1,4 +1,5 @@
 import Courier
+import CourierAppFixture
 import CourierAsyncHTTPClient
 import CourierServerKit
 import CourierTestServer

@@ -18,7 +18,10 @@ struct DatabaseOption: ParsableArguments {
     /// The store at `--database` or the default location, created if needed.
     func open() throws -> FavoritesStore {
         do {
-            return try FavoritesStore(at: database.map { URL(fileURLWithPath: $0) } ?? FavoritesStore.defaultLocation(environment: CommandContext.environment))
+            return try FavoritesStore(
+                at: database.map { URL(fileURLWithPath: $0) }
+                    ?? FavoritesStore.defaultLocation(environment: CommandContext.environment)
+            )
         } catch {
             throw CommandFailure(error)
         }

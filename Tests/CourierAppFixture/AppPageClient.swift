@@ -1,4 +1,5 @@
 public import Courier
+import CourierTestServer
 public import Foundation
 public import HTTPTypes
 

@@ -3,6 +3,7 @@ import CourierApp
 import CourierAsyncHTTPClient
 public import CourierImages
 public import CourierServerKit
+public import CourierTestServer
 public import Favorites
 public import Foundation
 import GitWire
