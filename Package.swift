@@ -512,6 +512,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The repository's own rules, read from its files: every library documented, every
+        // sample compiled, library messages in library terms, every suite load-limited.
+        .testTarget(
+            name: "RepositoryTests",
+            dependencies: ["CourierTestTraits"],
+            swiftSettings: swiftSettings
+        ),
         // Every Swift sample of the README, the DocC articles and the `///` comments, compiled.
         .testTarget(
             name: "SampleTests",
