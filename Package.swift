@@ -482,7 +482,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierAppTests",
-            dependencies: ["CourierAppFixture", 
+            dependencies: [
+                "CourierAppFixture",
                 "CourierServerKit",
                 "Courier",
                 "CourierApp",
@@ -503,7 +504,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierCLITests",
-            dependencies: ["CourierAppFixture", 
+            dependencies: [
+                "CourierAppFixture",
                 "CourierServerKit",
                 "Courier", "CourierAsyncHTTPClient", "CourierCLI", "CourierTestServer", "Favorites", "GitWire",
                 "CourierTestTraits", "CourierCassettes", "LibraryServer",
@@ -629,7 +631,8 @@ if Context.environment["COURIER_BENCHMARKS"] != nil {
         // The app in Chromium against the store stand-in, for Benchmarks/compare/app.
         .executableTarget(
             name: "app-bench",
-            dependencies: ["CourierAppFixture", 
+            dependencies: [
+                "CourierAppFixture",
                 "Courier",
                 "CourierApp",
                 "CourierAsyncHTTPClient",
