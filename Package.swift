@@ -360,6 +360,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CourierCassettesTests",
+            dependencies: [
+                "Courier",
+                "CourierCassettes",
+                "CourierTestTraits",
+                "CourierTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CourierTestingTests",
             dependencies: [
                 "Courier",

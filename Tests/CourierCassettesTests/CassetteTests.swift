@@ -1,5 +1,6 @@
 import Courier
 import CourierTestTraits
+import CourierCassettes
 import CourierTesting
 import Foundation
 import HTTPTypes
