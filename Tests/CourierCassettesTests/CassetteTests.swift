@@ -1,6 +1,6 @@
 import Courier
-import CourierTestTraits
 import CourierCassettes
+import CourierTestTraits
 import CourierTesting
 import Foundation
 import HTTPTypes

@@ -2,6 +2,8 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierTestServer
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import LibraryKit
 import LibraryPostgres
 import LibrarySearch
@@ -9,7 +11,9 @@ import LibraryServer
 import Logging
 import Testing
 
-/// A real `LibraryServer` on a free port of 127.0.0.1, and a client for it.
+/// A `LibraryServer` and a client for it: its routes in this process (``withService(_:mode:_:)``,
+/// through `RouterTransport`), or the whole server on a free port of 127.0.0.1 for a browser
+/// (``withListeningService(_:)``).
 enum LibraryServiceFixture {
     static let locations = [
         Location(streetAddress: "1 Rue Cler", city: "Paris", country: "France", emoji: "🇫🇷", hours: "9am–6pm"),
@@ -51,8 +55,8 @@ enum LibraryServiceFixture {
 
     static let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
-    /// Starts the service on `data` kept the `mode` way, runs `body` with a client for it, and
-    /// stops the service (and its database).
+    /// Runs `body` with a client for the service's routes on `data` kept the `mode` way, and the
+    /// base URL the client's requests name; stops the store (and its database) after.
     static func withService<Result: Sendable>(
         _ data: LibraryData = data,
         mode: StoreMode = .memory,
@@ -80,12 +84,36 @@ enum LibraryServiceFixture {
         }
     }
 
-    /// Serves `store` on a free port, runs `body` with a client for it, and stops the service.
+    /// Runs `store` and `body` with a client for the service's routes over `store`, in this
+    /// process, then stops the store.
     static func withService<Result: Sendable>(
         store: some LibraryStore,
         _ body: @Sendable (HTTPClient, URL) async throws -> Result
     ) async throws -> Result {
         let server = try LibraryServer(store: store, logger: quietLogger)
+        let app = Application(router: server.router(), logger: quietLogger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await store.run() }
+            defer { group.cancelAll() }
+            return try await app.test(.router) { client in
+                let url = RouterTransport.origin
+                // A margin for a loaded machine: no test waits for it, each request ends at its answer.
+                let http = HTTPClient(
+                    transport: RouterTransport(client),
+                    configuration: .library(service: url, timeout: .seconds(60))
+                )
+                return try await body(http, url)
+            }
+        }
+    }
+
+    /// Serves the in-memory library on `data` on a free port, runs `body` with a client for it
+    /// and the server's URL, and stops the server: for a browser, which needs a socket.
+    static func withListeningService<Result: Sendable>(
+        _ data: LibraryData = data,
+        _ body: @Sendable (HTTPClient, URL) async throws -> Result
+    ) async throws -> Result {
+        let server = try LibraryServer(store: Library(data), logger: quietLogger)
         let (urls, continuation) = AsyncStream.makeStream(of: URL.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

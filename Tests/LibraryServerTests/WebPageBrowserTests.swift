@@ -41,7 +41,7 @@ struct WebPageBrowserTests {
 
     @Test(.enabled(if: chromium != nil, "needs Debian's chromium package"))
     func searchesLocationsAndBooksFromTheAddressBar() async throws {
-        try await LibraryServiceFixture.withService { _, url async throws in
+        try await LibraryServiceFixture.withListeningService { _, url async throws in
             let locations = try await Self.renderedDOM(of: URL(string: "\(url)/?country=cote")!)
             #expect(locations.contains(#"<p id="status" role="status" aria-live="polite">1 library.</p>"#))
             #expect(locations.contains(#"<span class="primary">Plateau</span>"#))
