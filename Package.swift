@@ -174,6 +174,7 @@ let package = Package(
         .target(
             name: "LibraryPostgres",
             dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
                 "Courier",
                 "LibraryKit",
                 "LibrarySearch",
@@ -201,7 +202,6 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierImages",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -237,7 +237,6 @@ let package = Package(
                 "LibrarySearch",
                 "StoreSearch",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -267,8 +266,6 @@ let package = Package(
                 "LibrarySearch",
                 "StoreSearch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -288,6 +285,7 @@ let package = Package(
         .target(
             name: "CourierTestServer",
             dependencies: [
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "GitWire",
@@ -350,6 +348,7 @@ let package = Package(
         .testTarget(
             name: "CourierAsyncHTTPClientTests",
             dependencies: [
+                .product(name: "Logging", package: "swift-log"),
                 "Courier",
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
@@ -415,7 +414,6 @@ let package = Package(
                 "CourierTestTraits",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -442,7 +440,6 @@ let package = Package(
                 "LibrarySearch",
                 "CourierTestServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -496,34 +493,31 @@ let package = Package(
         .testTarget(
             name: "CourierAppTests",
             dependencies: [
+                "CourierImages",
                 "CourierAppFixture",
                 "CourierServerKit",
                 "Courier",
                 "CourierApp",
-                "CourierCLI",
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
                 "CourierTestTraits",
                 "CourierTesting",
                 "Favorites",
                 "GitWire",
-                "LibraryKit",
                 "StoreSearch",
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), "LibraryKit",
                 "CourierAppFixture",
                 "CourierServerKit",
                 "Courier", "CourierAsyncHTTPClient", "CourierCLI", "CourierTestServer", "Favorites", "GitWire",
-                "CourierTestTraits", "CourierCassettes", "LibraryServer",
+                "CourierTestTraits", "LibraryServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -538,6 +532,7 @@ let package = Package(
         .testTarget(
             name: "SampleTests",
             dependencies: [
+                "CourierReplay",
                 "CourierServerKit",
                 "Courier",
                 "CourierApp",
@@ -545,7 +540,6 @@ let package = Package(
                 "CourierCassettes",
                 "CourierImages",
                 "CourierJSON",
-                "CourierTestServer",
                 "CourierTestTraits",
                 "CourierTesting",
                 "Favorites",
@@ -559,7 +553,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
