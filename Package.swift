@@ -512,11 +512,17 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
-                .product(name: "ArgumentParser", package: "swift-argument-parser"), "LibraryKit",
+                "Courier",
                 "CourierAppFixture",
+                "CourierAsyncHTTPClient",
+                "CourierCLI",
                 "CourierServerKit",
-                "Courier", "CourierAsyncHTTPClient", "CourierCLI", "CourierTestServer", "Favorites", "GitWire",
-                "CourierTestTraits", "LibraryServer",
+                "CourierTestServer",
+                "CourierTestTraits",
+                "Favorites",
+                "GitWire",
+                "LibraryKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
