@@ -81,6 +81,28 @@ struct DatabaseURLTests {
         #expect(try await withDeadline(.seconds(60)) { 42 } == 42)
     }
 
+    @Test func anAbandonmentBeforeTheWaitIsKeptForIt() async throws {
+        // The database was already found unreachable when the search registered: the wait must
+        // end at once with that error. The body waits for a gate the test opens after
+        // `withDeadline` returns (a safety opens it after a minute, so a lost abandonment fails
+        // the test instead of hanging it).
+        struct Unreachable: Error {}
+        let gate = Gate()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { gate.open(bySafety: true) }
+        await #expect(throws: Unreachable.self) {
+            try await withDeadline(
+                .seconds(3600),
+                abandoning: { abandon in abandon(Unreachable()) },
+                {
+                    await gate.wait()
+                    return 1
+                }
+            )
+        }
+        gate.open(bySafety: false)
+        #expect(!gate.openedBySafety, "the abandonment before the wait was lost")
+    }
+
     /// Opened once; whoever waits is let through then.
     final class Gate: Sendable {
         private let state = Mutex<(open: Bool, bySafety: Bool, waiters: [CheckedContinuation<Void, Never>])>(
