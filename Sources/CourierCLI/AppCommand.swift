@@ -209,7 +209,12 @@ struct AppCommand: AsyncParsableCommand {
         }
         let location = favorites(services.favorites)
         do {
-            try await app.run(host: server.host, port: server.port ?? 8090, limits: server.limits) { url in
+            try await app.run(
+                host: server.host,
+                port: server.port ?? 8090,
+                limits: server.limits,
+                handlingSignals: server.handlesSignals
+            ) { url in
                 Terminal.output(
                     """
                     Courier app on \(url)/ — open it in a browser.

@@ -48,7 +48,7 @@ struct Replay: AsyncParsableCommand {
         )
         let port = server.port ?? 8080
         do {
-            try await replay.run(port: port, limits: server.limits) { url in
+            try await replay.run(port: port, limits: server.limits, handlingSignals: server.handlesSignals) { url in
                 Terminal.output("Replaying \(count) recorded exchanges on \(url). Ctrl-C stops it.")
             }
         } catch let error as ListenError {

@@ -74,6 +74,11 @@ struct ServerOptions: ParsableArguments {
         Terminal.logger(label: label, level: self.level(default: level))
     }
 
+    /// Whether the server stops at SIGINT and SIGTERM: when the command is the process. A server
+    /// run inside another program (a test, with a ``CommandContext``) stops when its task is
+    /// cancelled, and leaves the process's signal handlers alone.
+    var handlesSignals: Bool { CommandContext.current == nil }
+
     var limits: ConnectionLimits {
         ConnectionLimits(
             idleTimeout: .milliseconds(Int64((idleTimeout * 1000).rounded())),

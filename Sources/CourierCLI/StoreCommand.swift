@@ -225,12 +225,15 @@ struct StoreCommand: AsyncParsableCommand {
         }
     }
 
-    /// `--cache`, else `$XDG_CACHE_HOME/courier/artwork`, else `~/.cache/courier/artwork`.
+    /// `--cache`, else `$XDG_CACHE_HOME/courier/artwork`, else `$HOME/.cache/courier/artwork`.
     static func cacheDirectory(_ option: String?) throws -> URL {
         if let option { return URL(fileURLWithPath: option, isDirectory: true) }
         let environment = CommandContext.environment
         if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") {
             return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("courier/artwork")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/courier/artwork")
         }
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/courier/artwork")
     }

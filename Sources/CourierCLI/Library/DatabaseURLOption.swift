@@ -6,7 +6,7 @@ import LibraryPostgres
 enum DatabaseURLOption {
     static func parse(_ text: String) throws -> DatabaseURL {
         do {
-            return try DatabaseURL(text)
+            return try DatabaseURL(text, environment: CommandContext.environment)
         } catch {
             throw ValidationError("--database: \(error) The password may also come from PGPASSWORD.")
         }

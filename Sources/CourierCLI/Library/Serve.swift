@@ -134,7 +134,8 @@ struct Serve: AsyncParsableCommand {
                 host: server.host,
                 port: try listeningPort(),
                 limits: server.limits,
-                certificate: certificate
+                certificate: certificate,
+                handlingSignals: server.handlesSignals
             ) { url in
                 Terminal.output(banner.text(listeningOn: url, summary: summary))
             }
