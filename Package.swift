@@ -241,7 +241,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/Web"), .copy("Resources/Examples")],
             swiftSettings: swiftSettings

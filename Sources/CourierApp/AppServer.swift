@@ -9,7 +9,6 @@ public import Logging
 import NIOCore
 import ServiceLifecycle
 import StoreSearch
-import UnixSignals
 
 /// `courier app`: the chapters' apps in one page — libraries, store search with artwork,
 /// favourite movies that update live, feeds and refs as they arrive.
@@ -47,6 +46,7 @@ public struct AppServer: Sendable {
         router.middlewares.add(AccessLog(target: .pathOnly))
         router.middlewares.add(AppGuard(token: token, hosts: HostGuard(listeningOn: host)))
         router.middlewares.add(ResponseCompression())
+        router.middlewares.add(ProblemMiddleware(paths: []))
         files.add(to: router, token: token, notes: services.notes)
         LibraryRoutes(library: services.library).add(to: router)
         StoreRoutes(
@@ -76,7 +76,8 @@ public struct AppServer: Sendable {
     ///     many are served at once, as for the library service: idle and trickling clients are
     ///     shed.
     ///   - handlingSignals: Whether SIGINT and SIGTERM stop the server gracefully.
-    ///   - onListening: Called once the server accepts connections, with its base URL.
+    ///   - onListening: Called once the server accepts connections, with the page's base URL
+    ///     (127.0.0.1 for a wildcard address, which names no host).
     /// - Throws: ``AppServerError/cannotListen(address:reason:)`` when the address cannot be
     ///   bound; otherwise what the server's service group throws (`ServiceGroupError`).
     public func run(
@@ -99,7 +100,13 @@ public struct AppServer: Sendable {
                 logger: logger,
                 after: [RatingService(ratings: ratings)],
                 handlingSignals: handlingSignals,
-                onListening: onListening
+                onListening: { url in
+                    // The page to open: a wildcard address names no host, 127.0.0.1 does.
+                    guard ListeningAddress.isWildcard(host), let port = url.port,
+                        let local = URL(string: "http://127.0.0.1:\(port)")
+                    else { return await onListening(url) }
+                    await onListening(local)
+                }
             )
         } catch let error as ListenError {
             throw AppServerError.cannotListen(address: error.address, reason: error.reason.description)

@@ -69,6 +69,9 @@ public struct ReplayServer: Sendable {
         )
     }
 
+    /// The largest request body read to find its recording.
+    static let maximumBodySize = 64 << 20
+
     /// Header fields the server sets itself for the body it sends.
     private static let framing: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .connection]
 
@@ -87,7 +90,15 @@ public struct ReplayServer: Sendable {
             return HTTPProblem(.forbidden, detail: "This replay answers no other site's pages (\(site) request).")
                 .response
         }
-        let body = Data((try await request.body.collect(upTo: 64 << 20)).readableBytesView)
+        let body: Data
+        do {
+            body = Data((try await request.body.collect(upTo: Self.maximumBodySize)).readableBytesView)
+        } catch {
+            return HTTPProblem(
+                .contentTooLarge,
+                detail: "The request body is larger than \(Self.maximumBodySize >> 20) MiB, the most a replay compares."
+            ).response
+        }
         // Secrets in the request are redacted as in the recordings, and never echoed.
         let target = Redaction.redactingURL(request.uri.description)
         guard

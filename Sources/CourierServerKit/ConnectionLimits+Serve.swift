@@ -29,8 +29,8 @@ extension ConnectionLimits {
     ///     database pool, a queue the routes feed).
     ///   - handlingSignals: Whether SIGINT and SIGTERM stop the server gracefully; otherwise
     ///     cancelling the task does (``runUntilCancelled(_:after:)``).
-    ///   - onListening: Called once the server accepts connections, with its base URL; for a
-    ///     wildcard address (`0.0.0.0`, `::`), the URL names 127.0.0.1.
+    ///   - onListening: Called once the server accepts connections, with its base URL: `host`
+    ///     as given (a wildcard such as `0.0.0.0` too) and the port bound.
     /// - Throws: ``ListenError`` when the address cannot be listened on; what `services` throw.
     public func serve<Responder: HTTPResponder>(
         _ responder: Responder,
@@ -44,8 +44,7 @@ extension ConnectionLimits {
         onListening: @escaping @Sendable (URL) async -> Void = { _ in }
     ) async throws where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
         let scheme = certificate == nil ? "http" : "https"
-        let shown = ["0.0.0.0", "::", "[::]"].contains(host) ? "127.0.0.1" : host
-        let authority = shown.contains(":") && !shown.hasPrefix("[") ? "[\(shown)]" : shown
+        let authority = ListeningAddress.authority(host)
         let app = Application(
             responder: responder,
             server: try server(certificate: certificate),

@@ -14,16 +14,15 @@ public import Hummingbird
 /// ```
 public struct HostGuard<Context: RequestContext>: RouterMiddleware {
     /// The name or address answered besides loopback ones, lowercased: the listening address
-    /// unless it is a loopback or wildcard one (`0.0.0.0`, `::`, which name no host).
+    /// unless it is a loopback or wildcard one (`0.0.0.0`, `::` however written, which name no
+    /// host).
     public let extraHost: String?
 
     /// A guard for a server listening on `host` (a name, an IPv4 address, or an IPv6 address
     /// with or without brackets).
     public init(listeningOn host: String) {
-        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        let parsed = HTTPAuthority(parsing: bracketed)
-        let wildcards: Set<String> = ["0.0.0.0", "::", "[::]"]
-        if let parsed, !parsed.isLoopback, !wildcards.contains(parsed.host), !wildcards.contains(host) {
+        let parsed = HTTPAuthority(parsing: ListeningAddress.authority(host))
+        if let parsed, !parsed.isLoopback, !ListeningAddress.isWildcard(host) {
             self.extraHost = parsed.host
         } else {
             self.extraHost = nil

@@ -5,7 +5,8 @@ import Logging
 /// other methods becomes a 405 with `Allow`; Hummingbird's own errors keep their status; any
 /// other error is logged and answered with a 500 whose detail hides internals.
 public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The paths the server answers, for a 404's detail and for telling a 405 from a 404.
+    /// The paths the server answers, for a 404's detail and for telling a 405 from a 404; empty
+    /// for a server whose paths take different methods (a 404 then names only the path).
     public var paths: Set<String>
     /// The methods every one of ``paths`` takes, as `Allow` lists them.
     public var allowedMethods: String
@@ -48,6 +49,7 @@ public struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func detail(for error: HTTPError, request: Request) -> String {
         guard error.status == .notFound else { return error.body ?? error.status.reasonPhrase }
+        guard !paths.isEmpty else { return "Nothing at \(request.uri.path)." }
         let known = paths.sorted().joined(separator: ", ")
         return "Nothing at \(request.uri.path): the server answers \(known)."
     }

@@ -56,8 +56,8 @@ struct ServeBanner {
         return lines.joined(separator: "\n")
     }
 
-    /// 0.0.0.0 or `::`: every interface.
-    private var isWildcard: Bool { ["0.0.0.0", "::", "[::]", "*", ""].contains(host) }
+    /// 0.0.0.0 or `::`, however written: every interface.
+    private var isWildcard: Bool { ListeningAddress.isWildcard(host) }
 
     /// The names clients use for HTTPS, which must be names the certificate lists (wildcards
     /// cannot be connected to): one for this machine (the host listened on, or for every
