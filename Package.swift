@@ -394,6 +394,7 @@ let package = Package(
         .testTarget(
             name: "CourierServerKitTests",
             dependencies: [
+                "Courier",
                 "CourierServerKit",
                 "CourierTestTraits",
                 .product(name: "CompressNIO", package: "compress-nio"),
