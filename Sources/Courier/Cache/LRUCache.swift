@@ -10,36 +10,45 @@
 /// let cached = images.withLock { $0.value(for: url) }
 /// ```
 package struct LRUCache<Key: Hashable, Value> {
-    private struct Slot {
-        var key: Key
-        var value: Value
-        var cost: Int
-        var newer: Int?
-        var older: Int?
+    @usableFromInline
+    struct Slot {
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+        @usableFromInline var cost: Int
+        @usableFromInline var newer: Int?
+        @usableFromInline var older: Int?
+
+        @inlinable
+        init(key: Key, value: Value, cost: Int, newer: Int?, older: Int?) {
+            (self.key, self.value, self.cost, self.newer, self.older) = (key, value, cost, newer, older)
+        }
     }
 
     /// The most the costs of all values may add up to.
-    package let costLimit: Int
+    @usableFromInline package let costLimit: Int
     /// The sum of the costs of the values held.
-    package private(set) var totalCost = 0
-    private var slots: [Slot?] = []
-    private var freeSlots: [Int] = []
-    private var positions: [Key: Int] = [:]
-    private var newest: Int?
-    private var oldest: Int?
+    @usableFromInline package internal(set) var totalCost = 0
+    @usableFromInline var slots: [Slot?] = []
+    @usableFromInline var freeSlots: [Int] = []
+    @usableFromInline var positions: [Key: Int] = [:]
+    @usableFromInline var newest: Int?
+    @usableFromInline var oldest: Int?
 
     /// An empty cache.
     ///
     /// - Parameter costLimit: The most the costs of all values may add up to; a negative limit
     ///   is 0, which keeps nothing that costs anything.
+    @inlinable
     package init(costLimit: Int) {
         self.costLimit = max(0, costLimit)
     }
 
     /// The number of values held.
+    @inlinable
     package var count: Int { positions.count }
 
     /// The value for `key`, which becomes the most recently used.
+    @inlinable
     package mutating func value(for key: Key) -> Value? {
         guard let position = positions[key] else { return nil }
         moveToNewest(position)
@@ -53,6 +62,7 @@ package struct LRUCache<Key: Hashable, Value> {
     ///   - value: The value.
     ///   - key: Its key; a value already stored for it is replaced.
     ///   - cost: What it counts against ``costLimit``; a negative cost is 0.
+    @inlinable
     package mutating func set(_ value: Value, for key: Key, cost: Int) {
         let cost = max(0, cost)
         removeValue(for: key)
@@ -82,6 +92,7 @@ package struct LRUCache<Key: Hashable, Value> {
     /// - Parameter key: The key.
     /// - Returns: The value that was stored for it, if any.
     @discardableResult
+    @inlinable
     package mutating func removeValue(for key: Key) -> Value? {
         guard let position = positions.removeValue(forKey: key), let slot = slots[position] else { return nil }
         unlink(position, slot)
@@ -92,11 +103,13 @@ package struct LRUCache<Key: Hashable, Value> {
     }
 
     /// Removes everything.
+    @inlinable
     package mutating func removeAll() {
         self = LRUCache(costLimit: costLimit)
     }
 
-    private mutating func moveToNewest(_ position: Int) {
+    @inlinable
+    mutating func moveToNewest(_ position: Int) {
         guard newest != position, let slot = slots[position] else { return }
         unlink(position, slot)
         slots[position]?.newer = nil
@@ -106,7 +119,8 @@ package struct LRUCache<Key: Hashable, Value> {
         if oldest == nil { oldest = position }
     }
 
-    private mutating func unlink(_ position: Int, _ slot: Slot) {
+    @inlinable
+    mutating func unlink(_ position: Int, _ slot: Slot) {
         if let newer = slot.newer { slots[newer]?.older = slot.older } else { newest = slot.older }
         if let older = slot.older { slots[older]?.newer = slot.newer } else { oldest = slot.newer }
     }
