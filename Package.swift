@@ -322,6 +322,8 @@ let package = Package(
                 "LibraryKit",
                 "StoreSearch",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/CourierAppFixture",
             swiftSettings: swiftSettings

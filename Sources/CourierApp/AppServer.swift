@@ -3,7 +3,7 @@ public import CourierServerKit
 import Favorites
 public import Foundation
 import HTTPTypes
-import Hummingbird
+package import Hummingbird
 import LibraryKit
 public import Logging
 import NIOCore
@@ -60,6 +60,19 @@ public struct AppServer: Sendable {
         FeedRoutes(client: services.feeds, example: services.exampleFeed).add(to: router)
         RefsRoutes(git: services.git, policy: services.feeds.configuration.securityPolicy).add(to: router)
         return router
+    }
+
+    /// Runs `body` with the app's routes in this process (for testing them without a socket),
+    /// the rating queue they feed running around it.
+    package func withRoutes<Result: Sendable>(
+        _ body: (Router<BasicRequestContext>) async throws -> Result
+    ) async throws -> Result {
+        let ratings = RatingQueue(updater: .init(store: services.favorites, tmdb: services.tmdb), logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await ratings.run() }
+            defer { ratings.finish() }
+            return try await body(router(ratings: ratings))
+        }
     }
 
     // MARK: - Running

@@ -7,6 +7,8 @@ public import CourierTestServer
 public import Favorites
 public import Foundation
 import GitWire
+import Hummingbird
+import HummingbirdTesting
 import LibraryKit
 import StoreSearch
 
@@ -28,12 +30,64 @@ public struct AppFixture: Sendable {
         URL(string: "\(url.absoluteString)/#\(tab)") ?? url
     }
 
-    /// Runs `body` with the app and its stand-ins, which stop when it returns; the artwork
-    /// pipeline downloads at most `maximumConcurrentDownloads` images at once.
+    /// Runs `body` with the app on a free loopback port and its stand-ins, which stop when it
+    /// returns; the artwork pipeline downloads at most `maximumConcurrentDownloads` images at once.
     public static func withApp<Result: Sendable>(
         maximumConcurrentDownloads: Int = 6,
         limits: ConnectionLimits = .default,
         _ body: @Sendable (AppFixture) async throws -> Result
+    ) async throws -> Result {
+        try await withServices(maximumConcurrentDownloads: maximumConcurrentDownloads) {
+            server,
+            favorites,
+            artwork,
+            app in
+            let (addresses, announce) = AsyncStream.makeStream(of: URL.self)
+            return try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask {
+                    defer { announce.finish() }
+                    try await app.run(host: "127.0.0.1", port: 0, limits: limits, handlingSignals: false) {
+                        announce.yield($0)
+                    }
+                    return nil
+                }
+                var iterator = addresses.makeAsyncIterator()
+                guard let url = await iterator.next() else {
+                    // The app ended before listening: its error says why.
+                    while try await group.next() != nil {}
+                    throw WebDriverError("the app did not start")
+                }
+                defer { group.cancelAll() }
+                return try await body(AppFixture(url: url, server: server, favorites: favorites, artwork: artwork))
+            }
+        }
+    }
+
+    /// Runs `body` with the app's routes in this process (no socket: `RouterTransport`) and a
+    /// client that opened its page, as its scripts do. The routes see the `Host` `localhost`,
+    /// so the page's origin is `http://localhost`.
+    public static func withRoutes<Result: Sendable>(
+        _ body: @Sendable (AppFixture, AppPageClient) async throws -> Result
+    ) async throws -> Result {
+        try await withServices(maximumConcurrentDownloads: 6) { server, favorites, artwork, app in
+            try await app.withRoutes { router in
+                try await Application(router: router).test(.router) { client in
+                    let url = URL(string: "http://localhost")!
+                    let page = try await AppPageClient.open(url, transport: RouterTransport(client))
+                    return try await body(
+                        AppFixture(url: url, server: server, favorites: favorites, artwork: artwork),
+                        page
+                    )
+                }
+            }
+        }
+    }
+
+    /// The app over loopback stand-ins: the test server's store, artwork and TMDB routes, the
+    /// built-in library service, a favourites database in a temporary directory.
+    private static func withServices<Result: Sendable>(
+        maximumConcurrentDownloads: Int,
+        _ body: @Sendable (TestServer, FavoritesStore, ImagePipeline, AppServer) async throws -> Result
     ) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-app-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -68,27 +122,7 @@ public struct AppFixture: Sendable {
                         feeds: HTTPClient(transport: transport, configuration: .init(timeout: .seconds(60))),
                         git: AsyncGitClient(timeout: .seconds(60))
                     )
-                    let app = try AppServer(services: services)
-                    let (addresses, announce) = AsyncStream.makeStream(of: URL.self)
-                    return try await withThrowingTaskGroup(of: Result?.self) { group in
-                        group.addTask {
-                            defer { announce.finish() }
-                            try await app.run(host: "127.0.0.1", port: 0, limits: limits, handlingSignals: false) {
-                                announce.yield($0)
-                            }
-                            return nil
-                        }
-                        var iterator = addresses.makeAsyncIterator()
-                        guard let url = await iterator.next() else {
-                            // The app ended before listening: its error says why.
-                            while try await group.next() != nil {}
-                            throw WebDriverError("the app did not start")
-                        }
-                        defer { group.cancelAll() }
-                        return try await body(
-                            AppFixture(url: url, server: server, favorites: favorites, artwork: artwork)
-                        )
-                    }
+                    return try await body(server, favorites, artwork, try AppServer(services: services))
                 }
             }
         }

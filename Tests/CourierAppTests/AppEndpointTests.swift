@@ -29,7 +29,7 @@ struct AppEndpointTests {
     }
 
     @Test func oneDownloadServesEveryWaiterAndTheLastToLeaveCancelsIt() async throws {
-        try await AppHTTPTests.withPage { app, page in
+        try await AppHTTPTests.withListeningPage { app, page in
             let events = app.server.events
             await events.hold(["artwork:shared0-60.png"])
             let found = try await page.response(.get, "/api/store/search?term=grid:2:1:0:shared&page=p&seq=1")

@@ -12,7 +12,14 @@ import Testing
 /// The app's API over HTTP: what it answers, and what it refuses.
 @Suite(.loadLimited)
 struct AppHTTPTests {
+    /// The app's routes in process, and a client that opened its page.
     static func withPage(_ body: @Sendable (AppFixture, AppPageClient) async throws -> Void) async throws {
+        try await AppFixture.withRoutes(body)
+    }
+
+    /// The app on a socket, and a client that opened its page: for what needs the wire (a
+    /// client that leaves, which only a connection's close tells the app).
+    static func withListeningPage(_ body: @Sendable (AppFixture, AppPageClient) async throws -> Void) async throws {
         try await AppFixture.withApp { app in
             try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 try await body(app, try await AppPageClient.open(app.url, transport: transport))
@@ -64,7 +71,8 @@ struct AppHTTPTests {
     }
 
     @Test func refusesRequestsFromAnywhereButItsOwnPage() async throws {
-        try await Self.withPage { app, page in
+        // On the wire: the Host of a rebound name, and the cookie named after the app's port.
+        try await Self.withListeningPage { app, page in
             let port = app.url.port ?? 0
             let connection = try RawConnection(port: port)
             connection.send("GET / HTTP/1.1\r\nHost: attacker.example:\(port)\r\nConnection: close\r\n\r\n")
