@@ -113,13 +113,7 @@ public struct AppServer: Sendable {
                 logger: logger,
                 after: [RatingService(ratings: ratings)],
                 handlingSignals: handlingSignals,
-                onListening: { url in
-                    // The page to open: a wildcard address names no host, 127.0.0.1 does.
-                    guard ListeningAddress.isWildcard(host), let port = url.port,
-                        let local = URL(string: "http://127.0.0.1:\(port)")
-                    else { return await onListening(url) }
-                    await onListening(local)
-                }
+                onListening: { url in await onListening(ListeningAddress.reachableURL(url, listeningOn: host)) }
             )
         } catch let error as ListenError {
             throw AppServerError.cannotListen(address: error.address, reason: error.reason.description)

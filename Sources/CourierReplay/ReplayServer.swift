@@ -46,7 +46,9 @@ public struct ReplayServer: Sendable {
         self.hosts = HostGuard(listeningOn: host)
     }
 
-    /// Serves until SIGINT or SIGTERM (with `handlingSignals`) or until the task is cancelled.
+    /// Serves until SIGINT or SIGTERM (with `handlingSignals`) or until the task is cancelled;
+    /// `onListening` gets the URL to reach it by (on 127.0.0.1 for a wildcard address, which is
+    /// no name the server answers to).
     ///
     /// - Throws: `ListenError` (from `CourierServerKit`) when the address cannot be listened on.
     public func run(
@@ -65,7 +67,7 @@ public struct ReplayServer: Sendable {
             serverName: nil,  // the recorded fields only: no `Server` of its own
             logger: logger,
             handlingSignals: handlingSignals,
-            onListening: onListening
+            onListening: { [host] url in await onListening(ListeningAddress.reachableURL(url, listeningOn: host)) }
         )
     }
 

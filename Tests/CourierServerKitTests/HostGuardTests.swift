@@ -1,5 +1,6 @@
 import Courier
 import CourierTestTraits
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -17,14 +18,25 @@ struct HostGuardTests {
         )
     }
 
-    @Test(arguments: ["0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0", "::0", "[0::0]", "*", ""])
+    @Test(arguments: [
+        "0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0", "::0", "[0::0]", "*", "", "0", "0x0", "0.0", "00.0.0.0",
+    ])
     func anAllZeroAddressIsAWildcard(host: String) {
         #expect(ListeningAddress.isWildcard(host))
     }
 
-    @Test(arguments: ["127.0.0.1", "::1", "10.0.0.1", "0.0.0.1", "::2", "localhost", "example.com", "0"])
+    @Test(arguments: ["127.0.0.1", "::1", "10.0.0.1", "0.0.0.1", "::2", "localhost", "example.com", "0\u{0}evil", "1"])
     func anyOtherAddressIsNot(host: String) {
         #expect(!ListeningAddress.isWildcard(host))
+    }
+
+    @Test func aWildcardListenerIsReachedOnLoopback() throws {
+        let bound = try #require(URL(string: "http://0.0.0.0:9000"))
+        #expect(ListeningAddress.reachableURL(bound, listeningOn: "0.0.0.0").absoluteString == "http://127.0.0.1:9000")
+        let v6 = try #require(URL(string: "http://[::]:9000"))
+        #expect(ListeningAddress.reachableURL(v6, listeningOn: "::").absoluteString == "http://127.0.0.1:9000")
+        let named = try #require(URL(string: "http://10.1.2.3:9000"))
+        #expect(ListeningAddress.reachableURL(named, listeningOn: "10.1.2.3") == named)
     }
 
     @Test func aWildcardIsNoNameOfTheServer() {
