@@ -1,6 +1,6 @@
 import CompressNIO
-import Courier
-import NIOCore
+package import Courier
+package import NIOCore
 
 /// Undoes a body's content codings (gzip, deflate, or a chain of them) as its pieces arrive,
 /// in bounded memory: each piece of input is decoded a window at a time, and the caller takes
@@ -19,9 +19,9 @@ import NIOCore
 /// The zlib codecs are compress-nio's; this type drives them, checks the limit, tells a
 /// stream that ended from one cut short, reads `deflate` in the zlib format or, as browsers
 /// do, raw, and reads a gzip body of several members whole (RFC 1952 §2.2).
-final class ContentDecoder {
+package final class ContentDecoder {
     /// What went wrong, in terms a transport maps to a ``RequestError``.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// The data is not valid in `coding`.
         case corrupt(ContentCoding)
         /// The body ended inside a compressed stream.
@@ -32,7 +32,7 @@ final class ContentDecoder {
         case tooLarge
 
         /// For people: the coding and what was wrong with it.
-        var detail: String {
+        package var detail: String {
             switch self {
             case .corrupt(let coding): "\(coding): the data is corrupt"
             case .truncated(let coding): "\(coding): the compressed data ends early"
@@ -54,26 +54,26 @@ final class ContentDecoder {
     ///     (`ContentCoding.codingsToUndo(in:method:)`, which keeps to decodable ones: any
     ///     coding but gzip is read as deflate).
     ///   - limit: The most bytes any layer may produce.
-    init(codings: [ContentCoding], limit: Int) {
+    package init(codings: [ContentCoding], limit: Int) {
         self.layers = codings.map(Layer.init)
         self.limit = limit
     }
 
     /// Hands over the next piece of the body. Take the output with ``next()`` until it returns
     /// `nil` before pushing more.
-    func push(_ piece: ByteBuffer) {
+    package func push(_ piece: ByteBuffer) {
         guard piece.readableBytes > 0, let outermost = layers.first else { return }
         outermost.append(piece)
     }
 
     /// The next window of decoded bytes, or `nil` when every byte pushed so far is decoded.
-    func next() throws(Failure) -> ByteBuffer? {
+    package func next() throws(Failure) -> ByteBuffer? {
         try read(layer: layers.count - 1)
     }
 
     /// Checks, once the body has ended and ``next()`` returned `nil`, that every compressed
     /// stream ended too.
-    func finish() throws(Failure) {
+    package func finish() throws(Failure) {
         // An empty body is empty; but a layer inside one that wrote nothing is a stream cut
         // short (`deflate, gzip` whose gzip holds zero bytes).
         let bodyStarted = layers.first?.hasStarted ?? false

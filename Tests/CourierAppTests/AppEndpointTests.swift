@@ -72,7 +72,8 @@ struct AppEndpointTests {
     }
 
     @Test func theFeedAndTheLibraryAnswerAndBadAddressesAreRefused() async throws {
-        try await AppHTTPTests.withPage { _, page in
+        // On the wire: the stream's `Connection: close` must leave the next requests working.
+        try await AppHTTPTests.withListeningPage { _, page in
             let feed = try await page.response(.get, "/api/feed?example")
             // The stream watches for the browser leaving, which ends the connection: it says so,
             // and the next request goes on a new one.

@@ -1,5 +1,5 @@
-import CompressNIO
 public import Courier
+import CourierAsyncHTTPClient
 public import Foundation
 import HTTPTypes
 public import HummingbirdTesting
@@ -45,7 +45,7 @@ public struct RouterTransport: HTTPTransport {
                 headers: fields,
                 body: body.map { ByteBuffer(bytes: $0) }
             )
-            return try Self.decoded(response, url: request.url)
+            return try Self.decoded(response, for: request)
         } catch let error as RequestError {
             throw error
         } catch {
@@ -54,22 +54,37 @@ public struct RouterTransport: HTTPTransport {
     }
 
     /// What a transport hands the client: the status with its reason phrase, as it reads on
-    /// the wire, and a body in gzip or deflate decoded, its `Content-Encoding` and
-    /// `Content-Length` gone, as Courier's transports do.
-    static func decoded(_ response: TestResponse, url: String) throws -> RawResponse {
+    /// the wire, and the body with the codings the request accepted undone by the decoder the
+    /// AsyncHTTPClient transport uses (a truncated or corrupt body fails as it would there),
+    /// within the request's size limit, the head then losing `Content-Encoding` and
+    /// `Content-Length`. HEAD and 304 answers keep their head as it is.
+    static func decoded(_ response: TestResponse, for request: PreparedRequest) throws(RequestError) -> RawResponse {
         var head = response.head
         head.status = HTTPResponse.Status(
             code: head.status.code,
             reasonPhrase: ReasonPhrase.standard(for: head.status.code)
         )
-        var body = response.body
-        switch head.headerFields[.contentEncoding]?.lowercased() {
-        case "gzip": body = try body.decompress(with: .gzip())
-        case "deflate": body = try body.decompress(with: .zlib())
-        default: return RawResponse(head: head, body: Data(body.readableBytesView), url: url)
+        let limit = request.maxResponseSize
+        let codings = ContentCoding.codingsToUndo(
+            in: head,
+            method: request.head.method,
+            requested: request.head.headerFields[values: .acceptEncoding]
+        )
+        guard !codings.isEmpty else {
+            guard response.body.readableBytes <= limit else { throw .bodyTooLarge(request.summary, limit: limit) }
+            return RawResponse(head: head, body: Data(response.body.readableBytesView), url: request.url)
         }
-        head.headerFields[.contentEncoding] = nil
-        head.headerFields[.contentLength] = nil
-        return RawResponse(head: head, body: Data(body.readableBytesView), url: url)
+        let decoder = ContentDecoder(codings: codings, limit: limit)
+        var body = Data()
+        do {
+            decoder.push(response.body)
+            while let window = try decoder.next() { body.append(contentsOf: window.readableBytesView) }
+            try decoder.finish()
+        } catch .tooLarge {
+            throw .bodyTooLarge(request.summary, limit: limit)
+        } catch {
+            throw .transport(TransportFailure(.undecodableBody, request: request.summary, detail: error.detail))
+        }
+        return RawResponse(head: ContentCoding.decodedHead(head), body: body, url: request.url)
     }
 }
