@@ -398,6 +398,7 @@ let package = Package(
             dependencies: [
                 "Courier",
                 "CourierServerKit",
+                "CourierTestServer",
                 "CourierTestTraits",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -34,9 +34,11 @@ public struct RouterTransport: HTTPTransport {
             for try await chunk in streamed.chunks(for: request.summary) { collected.append(chunk) }
             body = collected
         }
-        var fields = request.head.headerFields
+        // The fields as a transport writes them (the store's cookies joined into one), each
+        // kept: a field sent twice reaches the routes twice.
+        var fields = HTTPFields()
         for (name, value) in request.wireFields {
-            if let name = HTTPField.Name(name) { fields[name] = value }
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
         }
         do {
             let response = try await client.executeRequest(
