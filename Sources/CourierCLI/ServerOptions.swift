@@ -64,14 +64,9 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    /// `--log-level`, else the command's default.
-    func level(default level: Logger.Level) -> Logger.Level {
-        logLevel.flatMap(Logger.Level.init(rawValue:)) ?? level
-    }
-
     /// A logger to standard error at `--log-level`, else at the command's default level.
     func logger(label: String, default level: Logger.Level) -> Logger {
-        Terminal.logger(label: label, level: self.level(default: level))
+        Terminal.logger(label: label, level: logLevel.flatMap(Logger.Level.init(rawValue:)) ?? level)
     }
 
     /// Whether the server stops at SIGINT and SIGTERM: when the command is the process. A server
