@@ -205,6 +205,46 @@ struct TransportSecurityPolicyTests {
         }
     }
 
+    /// A redirect from https:// to http:// is a downgrade: refused even to loopback, where
+    /// cleartext is otherwise allowed, unless the host was named or the policy is permissive
+    /// (issue 31: a git server's redirect to cleartext).
+    @Test(arguments: [
+        ("https", "127.0.0.1", "http", "127.0.0.1", true), ("https", "example.com", "http", "example.com", true),
+        ("https", "localhost", "http", "localhost", true), ("http", "127.0.0.1", "http", "localhost", false),
+        ("https", "127.0.0.1", "https", "localhost", false), ("http", "127.0.0.1", "https", "127.0.0.1", false),
+    ])
+    func downgradesAreRefused(fromScheme: String, from: String, toScheme: String, to: String, refused: Bool) throws {
+        func request(_ scheme: String, _ host: String) -> PreparedRequest {
+            PreparedRequest(head: HTTPRequest(method: .get, scheme: scheme, authority: host, path: "/"))
+        }
+        let policy = TransportSecurityPolicy.default
+        if refused {
+            let error = #expect(throws: RequestError.self, "\(fromScheme)://\(from) → \(toScheme)://\(to)") {
+                try policy.checkRedirect(from: request(fromScheme, from), to: request(toScheme, to))
+            }
+            guard case .insecureConnection(_, .cleartext)? = error else {
+                Issue.record("got \(String(describing: error))")
+                return
+            }
+            #expect(throws: Never.self) {
+                try policy.allowingInsecureHTTP(to: to).checkRedirect(
+                    from: request(fromScheme, from),
+                    to: request(toScheme, to)
+                )
+            }
+            #expect(throws: Never.self) {
+                try TransportSecurityPolicy.permissive.checkRedirect(
+                    from: request(fromScheme, from),
+                    to: request(toScheme, to)
+                )
+            }
+        } else {
+            #expect(throws: Never.self) {
+                try policy.checkRedirect(from: request(fromScheme, from), to: request(toScheme, to))
+            }
+        }
+    }
+
     /// A body is not sent on to another origin by a 307/308 (it may hold a password); to the
     /// same origin, or as a 303's GET without it, the redirect is followed (issue 28's decision).
     @Test func aBodyStaysWithItsOrigin() async throws {

@@ -14,6 +14,8 @@ import HTTPTypes
 /// Redirects follow the browsers' Private Network Access rule too: a server on the internet may
 /// not redirect to this machine or the local network (`http://127.0.0.1:…`, `https://192.168.1.1/`),
 /// nor a server on the local network to this machine, unless the target host is allowed here.
+/// A redirect from `https://` to `http://` is refused unless the target host is allowed here,
+/// loopback included: the answers to a request that began encrypted are not taken in cleartext.
 ///
 /// ```swift
 /// let policy = TransportSecurityPolicy.default
@@ -80,6 +82,10 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
     /// Private Network Access rule) — unless the target host is one the caller allowed
     /// explicitly (``allowingInsecureHTTP(to:includingSubdomains:)``).
     ///
+    /// A redirect from `https://` to `http://` is refused too, with
+    /// ``InsecureConnectionReason/cleartext``, unless the target host is allowed explicitly or
+    /// the policy is ``permissive``: loopback's exemption does not cover a downgrade.
+    ///
     /// A redirect that would send the request's body on to another origin (a 307 or 308 after a
     /// POST, say) is refused too, with ``InsecureConnectionReason/bodyToAnotherOrigin(from:)``,
     /// unless the target host is allowed: the body may hold credentials.
@@ -87,6 +93,11 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
         let from = try RequestTarget(request)
         let to = try RequestTarget(next)
         guard !isException(to.host) else { return }
+        // From https:// to http:// the answers could be forged on the way, even from this
+        // machine's loopback: only a host named explicitly (or a permissive policy) takes it.
+        if from.scheme == "https", to.scheme == "http", !allowsAnyInsecureHTTP {
+            throw .insecureConnection(next.summary)
+        }
         if AddressSpace(host: to.host) < AddressSpace(host: from.host) {
             throw .insecureConnection(next.summary, reason: .privateNetworkRedirect(from: from.host))
         }
