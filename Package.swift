@@ -216,6 +216,8 @@ let package = Package(
         .target(
             name: "GitWire",
             dependencies: [
+                "Courier",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -490,7 +492,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GitWireTests",
-            dependencies: ["CourierTestServer", "CourierTestTraits", "GitWire"],
+            dependencies: ["Courier", "CourierAsyncHTTPClient", "CourierTestServer", "CourierTestTraits", "GitWire"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

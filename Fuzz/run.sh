@@ -65,7 +65,8 @@ build() {
     local -a sources linked=()
     case $name in
         gitwire)
-            sources=(Sources/GitWire/{PktLine,AdvertisementReader,RefAdvertisement,GitWireError,GitLimits}.swift)
+            sources=(Sources/GitWire/Protocol/{PktLine,AdvertisementReader,RefAdvertisement,GitWireError,GitLimits,RefPattern}.swift
+                Sources/GitWire/HTTP/InfoRefsReader.swift)
             module=GitWire main=Fuzz/GitWire/main.swift ;;
         feeds)
             # JSONFeedReader imports Courier for JSONValue: the module is named Courier so that

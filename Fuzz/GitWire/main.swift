@@ -1,11 +1,16 @@
-// libFuzzer harness: the pkt-line decoder and the advertisement reader (Sources/GitWire).
+// libFuzzer harness: the pkt-line decoder, the advertisement reader, the reader of an HTTP
+// `info/refs` answer (smart or dumb) and ref patterns (Sources/GitWire).
 //
 // The input is a server's answer. It is fed to `PktLineDecoder` in chunks whose sizes come from
 // the input itself, every packet goes to an `AdvertisementReader` (with limits that the input
 // can reach), and the result is printed as `git ls-remote` would. Checked on the way:
 // - a data packet re-encodes to the bytes it was decoded from;
 // - the decoder never holds more than one chunk and one incomplete packet;
-// - the same bytes decode to the same packets in one piece and in chunks.
+// - the same bytes decode to the same packets in one piece and in chunks;
+// - an `info/refs` answer (smart or dumb, by the input's first byte) reads to the same refs
+//   in one piece and in chunks;
+// - a pattern taken from the input's start matches the names of the refs read without
+//   trapping, in time linear in the name for each pattern byte.
 
 /// libFuzzer's entry point: runs one input of `count` bytes at `start`.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -47,8 +52,41 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         var hasher = Hasher()
         advertisement.hash(into: &hasher)
         _ = hasher.finalize()
+        let pattern = RefPattern(String(decoding: bytes.prefix(Int(bytes.first ?? 0) % 64), as: UTF8.self))
+        for ref in advertisement.refs.prefix(64) { _ = pattern.matches(ref.name) }
+        _ = advertisement.lsRemoteOutput(symref: true, patterns: [pattern])
     }
+    let smart = (bytes.first ?? 0) & 1 == 0
+    let read = infoRefs(bytes, smart: smart, chunkSizes: [max(1, bytes.count)])
+    precondition(read == infoRefs(bytes, smart: smart, chunkSizes: sizes), "chunking changed the info/refs refs")
     return 0
+}
+
+/// The refs an `info/refs` answer of `bytes` gives, appended `chunkSizes` at a time, and
+/// whether it was read to its end without an error.
+func infoRefs(_ bytes: [UInt8], smart: Bool, chunkSizes: [Int]) -> [AdvertisedRef]? {
+    let type = smart ? "application/x-git-upload-pack-advertisement" : "text/plain"
+    guard var reader = try? InfoRefsReader(contentType: type, address: "https://fuzz", limits: GitLimits(maximumRefs: 1000))
+    else { return nil }
+    var refs: [AdvertisedRef] = []
+    var offset = 0
+    var turn = 0
+    do {
+        while offset < bytes.count, !reader.isComplete {
+            let end = min(bytes.count, offset + chunkSizes[turn % chunkSizes.count])
+            turn += 1
+            refs += try reader.read(bytes[offset..<end])
+            offset = end
+        }
+        try reader.finish()
+    } catch {
+        _ = error.description
+        return nil
+    }
+    if reader.kind == .dumb {
+        refs = reader.dumbAdvertisement(head: Array(bytes.suffix(45))).refs
+    }
+    return refs
 }
 
 struct Decoded: Equatable {

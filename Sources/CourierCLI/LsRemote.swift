@@ -116,8 +116,9 @@ struct LsRemote: AsyncParsableCommand {
     static func status(for error: GitWireError) -> ExitStatus {
         switch error {
         case .invalidURL: .usage
-        case .hostNotFound, .connectionRefused, .connectionLost, .timedOut: .network
-        case .server: .clientError
+        case .hostNotFound, .connectionRefused, .connectionLost, .timedOut, .refused, .transport: .network
+        case .server, .notFound, .unauthorized, .forbidden: .clientError
+        case .unexpectedStatus(_, let status): (500...599).contains(status) ? .serverError : .clientError
         case .malformed, .limitExceeded: .invalidResponse
         }
     }

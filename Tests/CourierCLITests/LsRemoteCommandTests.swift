@@ -10,7 +10,7 @@ struct LsRemoteCommandTests {
         #expect(scheme.status == 2)
         #expect(
             scheme.stderr
-                == "courier: 'https://example.org/repo.git' is not a git:// URL this can use: only git:// is supported.\n"
+                == "courier: 'https://example.org/repo.git' is not a git URL this can use: only git:// is supported.\n"
         )
         let injected = try await Courier.run("ls-remote", "git://127.0.0.1/repo\nhost=evil")
         #expect(injected.status == 2)
@@ -24,7 +24,7 @@ struct LsRemoteCommandTests {
         #expect(result.status == 3)
         #expect(
             result.stderr
-                == "courier: Could not connect to git://127.0.0.1:9/repo.git (connection refused): is git daemon running, and the port right?\n"
+                == "courier: Could not connect to git://127.0.0.1:9/repo.git (connection refused): is the git server running, and the port right?\n"
         )
     }
 }

@@ -1,6 +1,6 @@
 public import CourierAsyncHTTPClient
 public import Foundation
-import Hummingbird
+package import Hummingbird
 import HummingbirdTLS
 import Logging
 import NIOCore
@@ -48,9 +48,24 @@ public struct TestServer: Sendable {
         _ body: @Sendable (TestServer) async throws -> Result
     ) async throws -> Result {
         let events = TestServerEvents()
+        return try await serving(TestRoutes.router(events: events), tls: tls, certificate: certificate, port: port) {
+            try await body(TestServer(port: $0, scheme: $1, events: events))
+        }
+    }
+
+    /// Serves `router` on 127.0.0.1 (`port`, or a free one), over HTTPS with `certificate` or a
+    /// self-signed one with `tls`, runs `body` with the port and scheme, and stops the server,
+    /// whether `body` returns or throws.
+    package static func serving<Result: Sendable>(
+        _ router: Router<BasicRequestContext>,
+        tls: Bool = false,
+        certificate: TestCertificates? = nil,
+        port: Int = 0,
+        _ body: @Sendable (_ port: Int, _ scheme: String) async throws -> Result
+    ) async throws -> Result {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: TestRoutes.router(events: events),
+            router: router,
             server: try certificate.map { try .tls(.http1(), tlsConfiguration: tlsConfiguration(for: $0)) }
                 ?? (tls ? try .tls(.http1(), tlsConfiguration: selfSignedTLS()) : .http1()),
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
@@ -79,7 +94,7 @@ public struct TestServer: Sendable {
             let result: Result
             do {
                 let scheme = tls || certificate != nil ? "https" : "http"
-                result = try await body(TestServer(port: port, scheme: scheme, events: events))
+                result = try await body(port, scheme)
             } catch {
                 await services.triggerGracefulShutdown()
                 group.cancelAll()

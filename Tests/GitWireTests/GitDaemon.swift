@@ -13,7 +13,7 @@ final class GitDaemon: @unchecked Sendable {
     let port: Int
     private let daemon: Process
 
-    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/git") }
+    static var isAvailable: Bool { GitRepositories.isAvailable }
 
     /// Sets up the repositories and starts the daemon on a thread of its own: `Process` waits
     /// for its children on dispatch threads, which on Linux are the concurrency pool's.
@@ -31,7 +31,7 @@ final class GitDaemon: @unchecked Sendable {
     private init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("gitwire-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try Self.makeRepositories(in: root)
+        try GitRepositories.make(in: root)
         // In the foreground, so that its pid is ours to stop (a --detach'ed daemon would also
         // keep the pipe Foundation watches its child's exit through).
         // git-daemon itself, not the `git daemon` wrapper: the wrapper's pid would not stop it.
@@ -86,67 +86,11 @@ final class GitDaemon: @unchecked Sendable {
         try Self.git(["-c", "protocol.version=\(protocolVersion)", "ls-remote"] + arguments)
     }
 
-    // MARK: - Repositories
-
-    private static func makeRepositories(in root: URL) throws {
-        let work = root.appendingPathComponent("work").path
-        let identity = ["-c", "user.email=t@example.test", "-c", "user.name=Tester"]
-        try git(["init", "-q", "-b", "main", work])
-        try git(["-C", work] + identity + ["commit", "-q", "--allow-empty", "-m", "first"])
-        try git(["-C", work] + identity + ["commit", "-q", "--allow-empty", "-m", "second"])
-        try git(["-C", work, "branch", "feature"])
-        try git(["-C", work, "tag", "light"])
-        try git(["-C", work] + identity + ["tag", "-a", "annotated", "-m", "an annotated tag"])
-        try git(["-C", work] + identity + ["tag", "-a", "tag-of-tag", "annotated", "-m", "a tag of a tag"])
-        try git(["clone", "-q", "--bare", work, root.appendingPathComponent("full.git").path])
-
-        let many = root.appendingPathComponent("many.git").path
-        try git(["clone", "-q", "--bare", work, many])
-        let head = try git(["-C", work, "rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let creations = (0..<3000).map { "create refs/heads/branch-\(String(format: "%05d", $0)) \(head)\n" }.joined()
-        try git(["-C", many, "update-ref", "--stdin"], input: creations)
-        try git(["-C", many, "pack-refs", "--all"])
-
-        let detached = root.appendingPathComponent("detached.git").path
-        try git(["clone", "-q", "--bare", work, detached])
-        try Data((head + "\n").utf8).write(to: URL(fileURLWithPath: detached).appendingPathComponent("HEAD"))
-
-        try git(["init", "-q", "--bare", "-b", "main", root.appendingPathComponent("empty.git").path])
-
-        // Shallow: upload-pack follows the refs with "shallow <oid>" lines (protocol 0).
-        let shallow = root.appendingPathComponent("shallow.git").path
-        try git([
-            "clone", "-q", "--bare", "--depth", "1", "file://" + root.appendingPathComponent("full.git").path, shallow,
-        ])
-
-        // SHA-256 object ids: 64 hex digits, announced as object-format=sha256.
-        let sha256Work = root.appendingPathComponent("work-sha256").path
-        try git(["init", "-q", "--object-format=sha256", "-b", "main", sha256Work])
-        try git(["-C", sha256Work] + identity + ["commit", "-q", "--allow-empty", "-m", "first"])
-        try git(["-C", sha256Work] + identity + ["tag", "-a", "v1", "-m", "an annotated tag"])
-        try git(["clone", "-q", "--bare", sha256Work, root.appendingPathComponent("sha256.git").path])
-    }
-
     // MARK: - Processes and ports
 
     @discardableResult
     static func git(_ arguments: [String], input: String? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        let inputPipe = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        if let input {
-            try inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-            try inputPipe.fileHandleForWriting.close()
-        }
-        let data = PipeReader.readAll(output.fileHandleForReading)
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try GitRepositories.git(arguments, input: input)
     }
 
     private static func canConnect(_ port: Int) -> Bool {

@@ -1,4 +1,7 @@
+import Courier
+import CourierAsyncHTTPClient
 import GitWire
+import HTTPTypes
 
 /// The samples of the `GitWire` module (its `///` examples and its DocC catalog), each in the
 /// context it takes for granted. Nothing calls them: the build compiles them.
@@ -53,5 +56,59 @@ enum GitWireSamples {
         var decoder = PktLineDecoder()
         decoder.append(chunk)
         while let packet = try decoder.next() { handle(packet) }   // nil: wait for more bytes
+    }
+
+    // MARK: - GitWire.docc/GitWire.md, HTTPGitClient.swift
+
+    static func httpGitClient() async throws {
+        try await AsyncHTTPClientTransport.withTransport { transport in
+            let git = HTTPGitClient(client: HTTPClient(transport: transport))
+            let url = try GitHTTPURL("https://github.com/apple/swift-nio.git")
+            for try await ref in git.refs(url, tags: true) {
+                print(ref.objectID, ref.name)
+            }
+        }
+    }
+
+    // MARK: - GitCredential.swift
+
+    static func gitCredential(token: String, client: HTTPClient) {
+        let credential = GitCredential(token: token)  // user x-access-token, as hosts take tokens
+        let client = HTTPGitClient(client: client, credential: credential)
+        keep(client)
+    }
+
+    // MARK: - GitHTTPURL.swift
+
+    static func gitHTTPURL() throws {
+        let url = try GitHTTPURL("https://github.com/apple/swift-nio.git")
+        print(url.infoRefs)  // https://github.com/apple/swift-nio.git/info/refs?service=git-upload-pack
+    }
+
+    // MARK: - GitRemote.swift
+
+    static func gitRemote() throws {
+        switch try GitRemote("https://github.com/apple/swift-nio.git") {
+        case .daemon(let url): print("git daemon at", url.host)
+        case .http(let url): print("smart HTTP at", url)
+        }
+    }
+
+    // MARK: - InfoRefsReader.swift
+
+    static func infoRefsReader(response: StreamedResponse, url: GitHTTPURL) async throws {
+        let contentType = response.head.headerFields[.contentType]
+        var reader = try InfoRefsReader(contentType: contentType, address: url.description)
+        for try await chunk in response.body {
+            for ref in try reader.read(chunk) { print(ref.objectID, ref.name) }
+        }
+        try reader.finish()
+    }
+
+    // MARK: - RefPattern.swift
+
+    static func refPattern() {
+        let pattern = RefPattern("v1.*")
+        print(pattern.matches("refs/tags/v1.2"))  // true
     }
 }

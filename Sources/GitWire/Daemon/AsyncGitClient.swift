@@ -33,29 +33,16 @@ public struct AsyncGitClient: Sendable {
         tags: Bool = false,
         symref: Bool = false
     ) -> AdvertisedRefs {
-        // The reader throws before the limit is passed: nothing is ever dropped.
-        let refs = AsyncThrowingStream<AdvertisedRef, any Error>(
-            bufferingPolicy: .bufferingOldest(max(1, limits.maximumRefs))
-        ) { continuation in
-            let task = Task {
-                do {
-                    _ = try await lsRemote(
-                        url,
-                        protocolVersion: protocolVersion,
-                        heads: heads,
-                        tags: tags,
-                        symref: symref
-                    ) {
-                        continuation.yield($0)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        AdvertisedRefs(address: url.description, limits: limits) { onRef async throws(GitWireError) in
+            try await lsRemote(
+                url,
+                protocolVersion: protocolVersion,
+                heads: heads,
+                tags: tags,
+                symref: symref,
+                onRef: onRef
+            )
         }
-        return AdvertisedRefs(refs, address: url.description)
     }
 
     /// The whole advertisement of `url`; `onRef` sees each ref as it arrives.
@@ -141,14 +128,7 @@ public struct AsyncGitClient: Sendable {
                     for ref in try reader.read(packet) { onRef(ref) }
                     if reader.state == .awaitingRefs, !sentLsRefs {
                         sentLsRefs = true
-                        let format = reader.advertisement.capabilities.first { $0.hasPrefix("object-format=") }
-                            .map { String($0.dropFirst(14)) }
-                        let lsRefs = try AdvertisementReader.lsRefsRequest(
-                            heads: heads,
-                            tags: tags,
-                            symref: symref,
-                            objectFormat: format
-                        )
+                        let lsRefs = try reader.lsRefsRequest(heads: heads, tags: tags, symref: symref)
                         try await outbound.write(ByteBuffer(bytes: lsRefs))
                     }
                     if reader.state == .finished {

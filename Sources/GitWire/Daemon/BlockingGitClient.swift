@@ -65,20 +65,7 @@ public struct BlockingGitClient: Sendable {
         while reader.state != .finished {
             if reader.state == .awaitingRefs, !sentLsRefs {
                 sentLsRefs = true
-                let format = reader.advertisement.capabilities.first { $0.hasPrefix("object-format=") }
-                    .map { String($0.dropFirst(14)) }
-                try write(
-                    wrap(address) { () throws(PktLineError) in
-                        try AdvertisementReader.lsRefsRequest(
-                            heads: heads,
-                            tags: tags,
-                            symref: symref,
-                            objectFormat: format
-                        )
-                    },
-                    to: descriptor,
-                    clock
-                )
+                try write(reader.lsRefsRequest(heads: heads, tags: tags, symref: symref), to: descriptor, clock)
             }
             if let packet = try wrap(address, { () throws(PktLineError) in try decoder.next() }) {
                 _ = try reader.read(packet)
@@ -268,14 +255,5 @@ private enum Socket {
         #elseif canImport(Darwin)
         Darwin.connect(descriptor, address, length)
         #endif
-    }
-}
-
-/// Runs `body`, turning a framing error into ``GitWireError/malformed(_:reason:)``.
-func wrap<Result>(_ address: String, _ body: () throws(PktLineError) -> Result) throws(GitWireError) -> Result {
-    do {
-        return try body()
-    } catch {
-        throw .malformed(address, reason: error.description)
     }
 }

@@ -12,10 +12,28 @@ public struct AdvertisedRefs: AsyncSequence, Sendable {
     private let refs: AsyncThrowingStream<AdvertisedRef, any Error>
     private let address: String
 
-    /// The refs `refs` yields; an error it throws that is not a ``GitWireError`` (there is none
-    /// today) reads as a lost connection to `address`.
-    init(_ refs: AsyncThrowingStream<AdvertisedRef, any Error>, address: String) {
-        self.refs = refs
+    /// The refs `lsRemote` hands to the function it is given, as they arrive; `lsRemote` runs in
+    /// a task of its own, cancelled when the sequence is dropped or its reader cancelled.
+    init(
+        address: String,
+        limits: GitLimits,
+        _ lsRemote:
+            @escaping @Sendable (@escaping @Sendable (AdvertisedRef) -> Void) async throws(GitWireError) ->
+            RefAdvertisement
+    ) {
+        // The reader throws before the limit is passed: nothing is ever dropped.
+        refs = AsyncThrowingStream(bufferingPolicy: .bufferingOldest(Swift.max(1, limits.maximumRefs))) {
+            continuation in
+            let task = Task {
+                do {
+                    _ = try await lsRemote { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
         self.address = address
     }
 

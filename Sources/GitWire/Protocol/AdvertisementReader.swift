@@ -147,12 +147,35 @@ public struct AdvertisementReader: Sendable {
         }
     }
 
+    /// The `ls-refs` request `git ls-remote` sends for these options once the capabilities
+    /// are in (``State/awaitingRefs``): the server's object format, and `unborn` only when
+    /// the server offers it.
+    public func lsRefsRequest(heads: Bool, tags: Bool, symref: Bool) throws(GitWireError) -> [UInt8] {
+        let capabilities = advertisement.capabilities
+        let format = capabilities.first { $0.hasPrefix("object-format=") }.map { String($0.dropFirst(14)) }
+        let unborn = capabilities.contains { capability in
+            capability.hasPrefix("ls-refs=") && capability.dropFirst(8).split(separator: " ").contains("unborn")
+        }
+        return try wrap(address) { () throws(PktLineError) in
+            try Self.lsRefsRequest(heads: heads, tags: tags, symref: symref, objectFormat: format, unborn: unborn)
+        }
+    }
+
     /// The `ls-refs` request `git ls-remote` sends for these options.
+    ///
+    /// - Parameters:
+    ///   - heads: Ask for the refs under `refs/heads/`.
+    ///   - tags: Ask for the refs under `refs/tags/` (with `heads`, both; with neither, all).
+    ///   - symref: Ask for the targets of symbolic refs.
+    ///   - objectFormat: The server's `object-format` capability, if it has one.
+    ///   - unborn: Whether to ask for unborn refs (an empty repository's `HEAD`); send it only to
+    ///     a server whose `ls-refs` capability lists `unborn`.
     public static func lsRefsRequest(
         heads: Bool,
         tags: Bool,
         symref: Bool,
-        objectFormat: String?
+        objectFormat: String?,
+        unborn: Bool = true
     ) throws(PktLineError)
         -> [UInt8]
     {
@@ -161,7 +184,7 @@ public struct AdvertisementReader: Sendable {
         bytes += try PktLine.delimiter.encoded()
         bytes += try PktLine.data(Array("peel\n".utf8)).encoded()
         if symref { bytes += try PktLine.data(Array("symrefs\n".utf8)).encoded() }
-        bytes += try PktLine.data(Array("unborn\n".utf8)).encoded()
+        if unborn { bytes += try PktLine.data(Array("unborn\n".utf8)).encoded() }
         if heads { bytes += try PktLine.data(Array("ref-prefix refs/heads/\n".utf8)).encoded() }
         if tags { bytes += try PktLine.data(Array("ref-prefix refs/tags/\n".utf8)).encoded() }
         bytes += try PktLine.flush.encoded()

@@ -1,6 +1,7 @@
 /// Why a git wire conversation failed.
 public enum GitWireError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The URL is not `git://host[:port]/path`, or would put control bytes into the request.
+    /// The URL is not a `git://`, `https://` or `http://` repository address this can use, or
+    /// would put control bytes into the request.
     case invalidURL(String, reason: String)
     /// The host name did not resolve.
     case hostNotFound(String)
@@ -16,16 +17,32 @@ public enum GitWireError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed(String, reason: String)
     /// The server sent more than the client's ``GitLimits`` allow.
     case limitExceeded(String, reason: String)
+    /// HTTP 404 or 410: there is no repository at the address (or none these credentials may
+    /// see: some hosts answer so for a private repository).
+    case notFound(String)
+    /// HTTP 401: the repository needs credentials, or refused the ones sent.
+    case unauthorized(String, credentialsSent: Bool)
+    /// HTTP 403: the server does not let these credentials, or none, read the repository.
+    case forbidden(String, credentialsSent: Bool)
+    /// Another HTTP status than the protocol allows.
+    case unexpectedStatus(String, status: Int)
+    /// The HTTP client's security policy refused a request to `host` before sending it:
+    /// cleartext to a host it does not allow, or a redirect it does not follow. The reason ends
+    /// where the way to allow the host would be named.
+    case refused(String, host: String, reason: String)
+    /// The HTTP exchange failed in a way the other cases do not name: TLS, a proxy, too many
+    /// redirects.
+    case transport(String, reason: String)
 
     /// One line for a person: what failed, where, and what to do.
     public var description: String {
         switch self {
         case .invalidURL(let url, let reason):
-            "'\(url)' is not a git:// URL this can use: \(reason)."
+            "'\(url)' is not a git URL this can use: \(reason)."
         case .hostNotFound(let address):
             "Could not find the host of \(address): check the name."
         case .connectionRefused(let address):
-            "Could not connect to \(address) (connection refused): is git daemon running, and the port right?"
+            "Could not connect to \(address) (connection refused): is the git server running, and the port right?"
         case .connectionLost(let address):
             "The connection to \(address) closed before the refs were complete: try again."
         case .timedOut(let address, let duration):
@@ -36,6 +53,24 @@ public enum GitWireError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(address) sent a malformed answer: \(reason)."
         case .limitExceeded(let address, let reason):
             "\(address) sent more than this client allows: \(reason)."
+        case .notFound(let address):
+            "There is no repository at \(address) (HTTP 404): check the address. Some hosts answer so for a "
+                + "private repository too."
+        case .unauthorized(let address, credentialsSent: false):
+            "\(address) needs credentials (HTTP 401): give a token or password for it."
+        case .unauthorized(let address, credentialsSent: true):
+            "\(address) refused the credentials given (HTTP 401): check the token and the user name."
+        case .forbidden(let address, let credentialsSent):
+            "\(address) does not allow access (HTTP 403): "
+                + (credentialsSent
+                    ? "the credentials given cannot read this repository."
+                    : "it may need credentials.")
+        case .unexpectedStatus(let address, let status):
+            "\(address) answered with HTTP status \(status), not the refs: check the address."
+        case .refused(_, let host, let reason):
+            "\(reason) TransportSecurityPolicy.allowingInsecureHTTP(to: \"\(host)\")."
+        case .transport(let address, let reason):
+            "Could not list the refs of \(address): \(reason)"
         }
     }
 
@@ -43,5 +78,14 @@ public enum GitWireError: Error, Sendable, Hashable, CustomStringConvertible {
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return (Double(seconds) * 1000 + Double(attoseconds / 1_000_000_000_000_000)).rounded() / 1000
+    }
+}
+
+/// Runs `body`, turning a framing error into ``GitWireError/malformed(_:reason:)``.
+func wrap<Result>(_ address: String, _ body: () throws(PktLineError) -> Result) throws(GitWireError) -> Result {
+    do {
+        return try body()
+    } catch {
+        throw .malformed(address, reason: error.description)
     }
 }

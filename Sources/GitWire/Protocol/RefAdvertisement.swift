@@ -60,21 +60,15 @@ public struct RefAdvertisement: Sendable, Hashable {
         heads: Bool = false,
         tags: Bool = false,
         refsOnly: Bool = false,
-        symref: Bool = false
+        symref: Bool = false,
+        patterns: [RefPattern] = []
     )
         -> String
     {
-        var symbolic: [String: String] = [:]
-        for entry in symrefs where symbolic[entry.name] == nil { symbolic[entry.name] = entry.target }
+        let symbolic = symbolicTargets
         var output = ""
         output.reserveCapacity(refs.count * 72)
-        for ref in refs {
-            if heads || tags {
-                let matches = (heads && ref.name.hasPrefix("refs/heads/")) || (tags && ref.name.hasPrefix("refs/tags/"))
-                guard matches else { continue }
-            }
-            if refsOnly, ref.isPeeled || !ref.name.hasPrefix("refs/") { continue }
-            if ref.objectID.isEmpty { continue }  // an unborn ref (protocol v2): git prints nothing for it
+        for ref in listed(heads: heads, tags: tags, refsOnly: refsOnly, patterns: patterns) {
             if symref, let target = symbolic[ref.name] {
                 output += "ref: "
                 output += target
@@ -88,5 +82,32 @@ public struct RefAdvertisement: Sendable, Hashable {
             output += "\n"
         }
         return output
+    }
+
+    /// The refs `git ls-remote` lists with these options, in order: under `refs/heads/` or
+    /// `refs/tags/` when asked, no peeled tags or pseudo-refs with `refsOnly`, ending with one
+    /// of `patterns` when there are any, and never an unborn ref (protocol v2 names them with
+    /// no object id; git prints nothing for them).
+    public func listed(
+        heads: Bool = false,
+        tags: Bool = false,
+        refsOnly: Bool = false,
+        patterns: [RefPattern] = []
+    ) -> [AdvertisedRef] {
+        refs.filter { ref in
+            if heads || tags {
+                let matches = (heads && ref.name.hasPrefix("refs/heads/")) || (tags && ref.name.hasPrefix("refs/tags/"))
+                guard matches else { return false }
+            }
+            if refsOnly, ref.isPeeled || !ref.name.hasPrefix("refs/") { return false }
+            return !ref.objectID.isEmpty && RefPattern.matches(ref.name, anyOf: patterns)
+        }
+    }
+
+    /// What each symbolic ref points to, the first the server named for it.
+    public var symbolicTargets: [String: String] {
+        var symbolic: [String: String] = [:]
+        for entry in symrefs where symbolic[entry.name] == nil { symbolic[entry.name] = entry.target }
+        return symbolic
     }
 }

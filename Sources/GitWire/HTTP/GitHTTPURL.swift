@@ -1,0 +1,93 @@
+public import Foundation
+
+/// An `https://` or `http://` repository address, as `git clone` takes it: what git's smart HTTP
+/// protocol appends `/info/refs` and `/git-upload-pack` to.
+///
+/// A user name in the address (`https://alice@example.com/repo.git`) is kept apart, for the
+/// credential; a password is refused, since an address shows in process lists, histories and
+/// logs. The address shown in messages never holds either.
+///
+/// ```swift
+/// let url = try GitHTTPURL("https://github.com/apple/swift-nio.git")
+/// print(url.infoRefs)  // https://github.com/apple/swift-nio.git/info/refs?service=git-upload-pack
+/// ```
+public struct GitHTTPURL: Sendable, Hashable, CustomStringConvertible {
+    /// The repository's address without user name or trailing slash.
+    public let url: URL
+    /// The user name given in the address, if any, percent-decoded.
+    public let username: String?
+
+    /// Parses `text`.
+    ///
+    /// - Throws: ``GitWireError/invalidURL(_:reason:)`` for another scheme, no host or path, a
+    ///   password, a query or fragment, or a control byte anywhere in it. The message never
+    ///   holds the text after the scheme's `//` up to the host, where a password would be.
+    public init(_ text: String) throws(GitWireError) {
+        let shown = Self.withoutUserInfo(text)
+        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw .invalidURL(shown.debugDescription, reason: "it contains a control character (NUL, newline…)")
+        }
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            scheme == "https" || scheme == "http"
+        else {
+            throw .invalidURL(shown, reason: "it is not an http:// or https:// URL")
+        }
+        guard components.password == nil else {
+            throw .invalidURL(
+                shown,
+                reason: "it holds a password, which process lists and shell histories would show; give it as a "
+                    + "credential instead"
+            )
+        }
+        guard let host = components.encodedHost, !host.isEmpty else {
+            throw .invalidURL(shown, reason: "there is no host")
+        }
+        guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil else {
+            throw .invalidURL(shown, reason: "a repository address has no query (?) or fragment (#)")
+        }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        guard !path.isEmpty else { throw .invalidURL(shown, reason: "there is no repository path") }
+        var base = URLComponents()
+        base.scheme = scheme
+        base.percentEncodedHost = host
+        base.port = components.port
+        base.percentEncodedPath = path
+        guard let url = base.url else { throw .invalidURL(shown, reason: "it is not a valid URL") }
+        self.url = url
+        self.username = components.user.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The address, without user name.
+    public var description: String { url.absoluteString }
+
+    /// Where the refs are advertised: `…/info/refs?service=git-upload-pack`.
+    public var infoRefs: URL { Self.infoRefs(of: url) }
+
+    /// Where `ls-refs` is posted (protocol v2): `…/git-upload-pack`.
+    public var uploadPack: URL { url.appendingPathComponent("git-upload-pack") }
+
+    /// The `HEAD` file of a repository served over the dumb protocol.
+    var head: URL { url.appendingPathComponent("HEAD") }
+
+    static func infoRefs(of base: URL) -> URL {
+        URL(string: base.absoluteString + "/info/refs?service=git-upload-pack") ?? base
+    }
+
+    /// The repository's address after a redirect of its `info/refs` request, as git takes it: the
+    /// answering URL less `/info/refs?service=git-upload-pack`; `nil` when that is not how it ends.
+    static func base(redirectedTo answered: String) -> URL? {
+        let suffix = "/info/refs?service=git-upload-pack"
+        guard answered.hasSuffix(suffix) else { return nil }
+        return URL(string: String(answered.dropLast(suffix.count)))
+    }
+
+    /// `text` without what lies between `//` and `@` in its authority (a user and password).
+    static func withoutUserInfo(_ text: String) -> String {
+        guard let slashes = text.range(of: "//") else { return text }
+        let authorityEnd =
+            text[slashes.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+        guard let at = text[slashes.upperBound..<authorityEnd].lastIndex(of: "@") else { return text }
+        return String(text[..<slashes.upperBound]) + "…@" + String(text[text.index(after: at)...])
+    }
+}

@@ -1,0 +1,357 @@
+public import Courier
+import Foundation
+import HTTPTypes
+
+/// Lists a repository's refs over git's HTTP protocols, as `git ls-remote https://…` does, on a
+/// Courier `HTTPClient`: its TLS settings, security policy, proxies, redirects and middleware
+/// apply to every request.
+///
+/// Protocol v2 (the default, as in git) asks for the capabilities with `Git-Protocol:
+/// version=2`, then posts `ls-refs` with the ref prefixes `--heads` and `--tags` ask for; a
+/// server that speaks only v0 answers with its whole advertisement, which is read instead. A
+/// server that answers with a plain `info/refs` file (git's "dumb" protocol) is read as git
+/// reads it, `HEAD` resolved from the `HEAD` file.
+///
+/// ```swift
+/// try await AsyncHTTPClientTransport.withTransport { transport in
+///     let git = HTTPGitClient(client: HTTPClient(transport: transport))
+///     let url = try GitHTTPURL("https://github.com/apple/swift-nio.git")
+///     for try await ref in git.refs(url, tags: true) {
+///         print(ref.objectID, ref.name)
+///     }
+/// }
+/// ```
+///
+/// The ``credential`` goes only to the repository's origin (scheme, host and port): the
+/// client's redirects drop it on the way to another origin, and a repository that moved to one
+/// is asked without it.
+public struct HTTPGitClient: Sendable {
+    /// Sends the requests.
+    public var client: HTTPClient
+    /// Sent to the repository's origin with HTTP Basic authentication, if any.
+    public var credential: GitCredential?
+    /// The longest silence: before an answer's head, and between pieces of its body.
+    public var timeout: Duration
+    /// The longest the whole conversation may take, every request included: a server that
+    /// trickles a byte now and then cannot keep the client forever.
+    public var deadline: Duration
+    /// How many refs and bytes the server may send, over all its answers.
+    public var limits: GitLimits
+
+    /// The most a dumb repository's `HEAD` file may hold.
+    static let longestHeadFile = 4096
+
+    /// A client on `client` that sends `credential` to the repository, gives up after
+    /// `timeout` of silence or `deadline` in all, and reads at most `limits`. Durations are
+    /// taken between a millisecond and a year.
+    public init(
+        client: HTTPClient,
+        credential: GitCredential? = nil,
+        timeout: Duration = .seconds(10),
+        deadline: Duration = .seconds(300),
+        limits: GitLimits = .default
+    ) {
+        self.client = client
+        self.credential = credential
+        self.timeout = timeout
+        self.deadline = deadline
+        self.limits = limits
+    }
+
+    /// The refs of `url` as they arrive; see ``lsRemote(_:protocolVersion:heads:tags:symref:onRef:)``.
+    public func refs(
+        _ url: GitHTTPURL,
+        protocolVersion: Int = 2,
+        heads: Bool = false,
+        tags: Bool = false,
+        symref: Bool = false
+    ) -> AdvertisedRefs {
+        AdvertisedRefs(address: url.description, limits: limits) { onRef async throws(GitWireError) in
+            try await lsRemote(
+                url,
+                protocolVersion: protocolVersion,
+                heads: heads,
+                tags: tags,
+                symref: symref,
+                onRef: onRef
+            )
+        }
+    }
+
+    /// The advertisement of `url`; `onRef` sees each ref as soon as its packet has arrived (a
+    /// dumb repository's at the end, once `HEAD` is known).
+    ///
+    /// - Parameters:
+    ///   - url: The repository.
+    ///   - protocolVersion: 2 (the default) or 0.
+    ///   - heads: With protocol v2, ask only for refs under `refs/heads/` (and `refs/tags/`
+    ///     when `tags` is set too); v0 sends every ref and the caller filters.
+    ///   - tags: With protocol v2, ask only for refs under `refs/tags/` (and `refs/heads/`
+    ///     when `heads` is set too).
+    ///   - symref: With protocol v2, ask for the targets of symbolic refs; v0 always has
+    ///     `HEAD`'s.
+    ///   - onRef: Called with each ref as it arrives, in order.
+    /// - Throws: ``GitWireError``: ``GitWireError/notFound(_:)``,
+    ///   ``GitWireError/unauthorized(_:credentialsSent:)`` and
+    ///   ``GitWireError/forbidden(_:credentialsSent:)`` for the statuses git tells apart,
+    ///   ``GitWireError/timedOut(_:after:)`` after `timeout` of silence or `deadline` in all,
+    ///   ``GitWireError/limitExceeded(_:reason:)`` when the server sends more than `limits`.
+    public func lsRemote(
+        _ url: GitHTTPURL,
+        protocolVersion: Int = 2,
+        heads: Bool = false,
+        tags: Bool = false,
+        symref: Bool = false,
+        onRef: @escaping @Sendable (AdvertisedRef) -> Void = { _ in }
+    ) async throws(GitWireError) -> RefAdvertisement {
+        var conversation = Conversation(client: self, url: url)
+        var advertisement = try await conversation.advertisement(
+            protocolVersion: protocolVersion,
+            heads: heads,
+            tags: tags,
+            symref: symref,
+            onRef: onRef
+        )
+        if advertisement.protocolVersion == 2 {
+            try await conversation.listRefs(
+                into: &advertisement,
+                heads: heads,
+                tags: tags,
+                symref: symref,
+                onRef: onRef
+            )
+        }
+        return advertisement
+    }
+}
+
+// MARK: - The conversation
+
+extension HTTPGitClient {
+    /// One `ls-remote`: its deadline, the bytes read so far, and where the repository answers.
+    private struct Conversation {
+        let git: HTTPGitClient
+        let url: GitHTTPURL
+        let address: String
+        let end: ContinuousClock.Instant
+        let timeout: Duration
+        let deadline: Duration
+        /// Where the repository is after the redirects of its `info/refs` request.
+        var base: URL
+        var received = 0
+        /// The reader of the v2 capability advertisement, which goes on with `ls-refs`.
+        var packets: AdvertisementReader
+
+        init(client: HTTPGitClient, url: GitHTTPURL) {
+            git = client
+            self.url = url
+            address = url.description
+            timeout = Self.bounded(client.timeout)
+            deadline = Self.bounded(client.deadline)
+            end = ContinuousClock.now.advanced(by: deadline)
+            base = url.url
+            packets = AdvertisementReader(address: url.description, limits: client.limits)
+        }
+
+        /// The answer to `info/refs`: v0's refs, v2's capabilities (protocol version 2, no refs
+        /// yet), or a dumb repository's refs.
+        mutating func advertisement(
+            protocolVersion: Int,
+            heads: Bool,
+            tags: Bool,
+            symref: Bool,
+            onRef: @Sendable (AdvertisedRef) -> Void
+        ) async throws(GitWireError) -> RefAdvertisement {
+            var headers = HTTPFields()
+            headers[.accept] = "*/*"
+            headers[.cacheControl] = "no-cache"
+            if protocolVersion == 2 { headers[.gitProtocol] = "version=2" }
+            let response = try await open(Endpoint<Data>(url: url.infoRefs, headers: headers))
+            if let redirected = GitHTTPURL.base(redirectedTo: response.url) { base = redirected }
+            var reader = try InfoRefsReader(
+                contentType: response.head.headerFields[.contentType],
+                address: address,
+                limits: git.limits
+            )
+            try await read(response.body) { chunk throws(GitWireError) in
+                for ref in try reader.read(chunk) { onRef(ref) }
+                return !reader.isComplete
+            }
+            try reader.finish()
+            guard reader.kind == .dumb else {
+                packets = reader.packets
+                return packets.advertisement
+            }
+            let advertisement = reader.dumbAdvertisement(head: try await headFile())
+            for ref in advertisement.refs { onRef(ref) }
+            return advertisement
+        }
+
+        /// Protocol v2's `ls-refs`, its refs added to `advertisement`.
+        mutating func listRefs(
+            into advertisement: inout RefAdvertisement,
+            heads: Bool,
+            tags: Bool,
+            symref: Bool,
+            onRef: @Sendable (AdvertisedRef) -> Void
+        ) async throws(GitWireError) {
+            let request = try packets.lsRefsRequest(heads: heads, tags: tags, symref: symref)
+            var headers = HTTPFields()
+            headers[.accept] = Self.resultType
+            headers[.gitProtocol] = "version=2"
+            let endpoint = Endpoint<Data>(
+                method: .post,
+                url: base.appendingPathComponent("git-upload-pack"),
+                headers: headers,
+                body: .data(Data(request), contentType: "application/x-git-upload-pack-request")
+            )
+            let response = try await open(endpoint)
+            let contentType = response.head.headerFields[.contentType].map { $0.prefix { $0 != ";" }.trimmingSpaces }
+            guard contentType?.lowercased() == Self.resultType else {
+                response.body.cancel()
+                throw .malformed(
+                    address,
+                    reason:
+                        "it answered ls-refs with \(contentType.map { "'\($0.prefix(80))'" } ?? "no Content-Type"), "
+                        + "not \(Self.resultType)"
+                )
+            }
+            var decoder = PktLineDecoder()
+            var packets = packets
+            let address = address
+            try await read(response.body) { chunk throws(GitWireError) in
+                decoder.append(chunk)
+                while packets.state != .finished,
+                    let packet = try wrap(address, { () throws(PktLineError) in try decoder.next() })
+                {
+                    for ref in try packets.read(packet) { onRef(ref) }
+                }
+                return packets.state != .finished
+            }
+            guard packets.state == .finished else {
+                throw .malformed(address, reason: "the ls-refs answer ended before the flush packet that ends it")
+            }
+            self.packets = packets
+            advertisement = packets.advertisement
+        }
+
+        /// A dumb repository's `HEAD` file, or `nil` when it cannot be read (git then lists no
+        /// `HEAD`).
+        private mutating func headFile() async throws(GitWireError) -> [UInt8]? {
+            let response: StreamedResponse
+            do {
+                response = try await open(Endpoint<Data>(url: base.appendingPathComponent("HEAD")))
+            } catch .notFound, .forbidden, .unauthorized, .unexpectedStatus {
+                return nil
+            }
+            var bytes: [UInt8] = []
+            let address = address
+            try await read(response.body) { chunk throws(GitWireError) in
+                guard bytes.count + chunk.count <= HTTPGitClient.longestHeadFile else {
+                    throw .malformed(
+                        address,
+                        reason: "its HEAD file is longer than \(HTTPGitClient.longestHeadFile) bytes"
+                    )
+                }
+                bytes += chunk
+                return true
+            }
+            return bytes
+        }
+
+        // MARK: - Requests
+
+        private static let resultType = "application/x-git-upload-pack-result"
+
+        /// Sends `endpoint` with the time left, and the credential if it goes to the
+        /// repository's origin.
+        private func open(_ endpoint: Endpoint<Data>) async throws(GitWireError) -> StreamedResponse {
+            var endpoint = endpoint
+            let sendsCredential = git.credential != nil && Self.isSameOrigin(endpoint, url.url)
+            if sendsCredential, let credential = git.credential {
+                endpoint.headers[.authorization] = credential.authorization
+            }
+            let left = ContinuousClock.now.duration(to: end)
+            guard left > .zero else { throw .timedOut(address, after: deadline) }
+            do {
+                return try await git.client.stream(endpoint, timeout: left, idleTimeout: timeout)
+            } catch {
+                throw explain(error, credentialsSent: sendsCredential)
+            }
+        }
+
+        /// Reads `body` piece by piece into `take` until it returns `false` or the body ends,
+        /// counting the bytes against the limits as they arrive.
+        private mutating func read(
+            _ body: StreamedResponse.Body,
+            _ take: (Data) throws(GitWireError) -> Bool
+        ) async throws(GitWireError) {
+            do {
+                for try await chunk in body {
+                    received += chunk.count
+                    try git.limits.check(bytes: received, address: address)
+                    // Bytes after the end of the answer are not read: the transfer stops.
+                    guard try take(chunk) else { return }
+                }
+            } catch let error as GitWireError {
+                body.cancel()
+                throw error
+            } catch let error as RequestError {
+                throw explain(error, credentialsSent: false)
+            } catch {
+                throw .connectionLost(address)
+            }
+        }
+
+        /// The ``GitWireError`` that says what `error` means for a git conversation.
+        private func explain(_ error: RequestError, credentialsSent: Bool) -> GitWireError {
+            switch error {
+            case .invalidURL(_, let reason):
+                return .invalidURL(address, reason: reason)
+            case .insecureConnection(let request, let reason):
+                return .refused(address, host: request.host, reason: reason.refusal(of: request))
+            case .transport(let failure):
+                switch failure.kind {
+                case .hostNotFound: return .hostNotFound(address)
+                case .connectionRefused: return .connectionRefused(address)
+                case .connectionLost: return .connectionLost(address)
+                case .timedOut: return .timedOut(address, after: ContinuousClock.now < end ? timeout : deadline)
+                default: return .transport(address, reason: error.message)
+                }
+            case .unauthorized:
+                return .unauthorized(address, credentialsSent: credentialsSent)
+            case .clientError(let failure) where failure.status == 403:
+                return .forbidden(address, credentialsSent: credentialsSent)
+            case .clientError(let failure) where failure.status == 404 || failure.status == 410:
+                return .notFound(address)
+            case .clientError(let failure), .serverError(let failure), .unexpectedStatus(let failure):
+                return .unexpectedStatus(address, status: failure.status)
+            case .cancelled:
+                return .connectionLost(address)
+            default:
+                return .transport(address, reason: error.message)
+            }
+        }
+
+        /// Whether `endpoint` goes to `origin`'s scheme, host and port.
+        private static func isSameOrigin(_ endpoint: Endpoint<Data>, _ origin: URL) -> Bool {
+            func defaultPort(_ scheme: String) -> Int { scheme == "https" ? 443 : 80 }
+            guard let components = URLComponents(url: origin, resolvingAgainstBaseURL: false),
+                let scheme = components.scheme?.lowercased(), let host = components.encodedHost
+            else { return false }
+            let endpointScheme = endpoint.scheme.lowercased()
+            return endpointScheme == scheme && endpoint.host.lowercased() == host.lowercased()
+                && (endpoint.port ?? defaultPort(endpointScheme)) == (components.port ?? defaultPort(scheme))
+        }
+
+        /// `duration` between a millisecond and a year.
+        private static func bounded(_ duration: Duration) -> Duration {
+            max(.milliseconds(1), min(duration, .seconds(365 * 24 * 3600)))
+        }
+    }
+}
+
+extension HTTPField.Name {
+    /// `Git-Protocol`: the protocol version a client asks for over HTTP.
+    static let gitProtocol = HTTPField.Name("Git-Protocol")!  // a valid token: cannot fail
+}

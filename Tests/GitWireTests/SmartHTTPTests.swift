@@ -1,0 +1,340 @@
+import Courier
+import CourierAsyncHTTPClient
+import CourierTestServer
+import CourierTestTraits
+import Foundation
+import GitWire
+import Testing
+
+/// Our ls-remote over HTTP against `git ls-remote`, byte for byte, both asking Debian's
+/// `git http-backend` behind a loopback server, over HTTP and HTTPS, protocols v0 and v2, and
+/// the dumb protocol.
+@Suite(.loadLimited, .enabled(if: GitRepositories.isAvailable, "needs git"))
+struct SmartHTTPTests {
+    /// Makes the repositories in a new directory, runs `body`, and removes them.
+    private func withRepositories<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("git-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await onThread { try GitRepositories.make(in: root) }
+        return try await body(root)
+    }
+
+    /// `git ls-remote` with `flags`, the URL and `patterns`.
+    private func theirs(
+        _ url: String,
+        _ flags: [String],
+        _ patterns: [String] = [],
+        protocolVersion: Int,
+        trusting certificate: TestCertificates? = nil
+    ) async throws -> String {
+        let arguments = ["-c", "protocol.version=\(protocolVersion)", "ls-remote"] + flags + [url] + patterns
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_TERMINAL_PROMPT"] = "0"
+        if let certificate { environment["GIT_SSL_CAINFO"] = certificate.authorityFile }
+        let settled = environment
+        return try await onThread { try GitRepositories.git(arguments, environment: settled) }
+    }
+
+    /// Ours, through Courier's client, printed as git prints it; every ref handed over as it
+    /// arrived.
+    private func ours(
+        _ client: HTTPGitClient,
+        _ url: String,
+        _ flags: [String],
+        _ patterns: [String] = [],
+        protocolVersion: Int
+    ) async throws -> String {
+        let heads = flags.contains("--heads")
+        let tags = flags.contains("--tags")
+        let symref = flags.contains("--symref")
+        let streamed = Counter()
+        let advertisement = try await client.lsRemote(
+            try GitHTTPURL(url),
+            protocolVersion: protocolVersion,
+            heads: heads,
+            tags: tags,
+            symref: symref
+        ) { _ in streamed.increment() }
+        #expect(streamed.value == advertisement.refs.count, "every ref was handed over as it arrived")
+        return advertisement.lsRemoteOutput(
+            heads: heads,
+            tags: tags,
+            refsOnly: flags.contains("--refs"),
+            symref: symref,
+            patterns: patterns.map(RefPattern.init)
+        )
+    }
+
+    @discardableResult
+    private func withClient<Result: Sendable>(
+        trusting certificate: TestCertificates? = nil,
+        credential: GitCredential? = nil,
+        timeout: Duration = .seconds(60),
+        deadline: Duration = .seconds(120),
+        limits: GitLimits = .default,
+        _ body: @Sendable (HTTPGitClient) async throws -> Result
+    ) async throws -> Result {
+        var configuration = AsyncHTTPClientTransport.Configuration.loopbackTests
+        if let certificate {
+            configuration.additionalTrustRoots = try TrustedCertificates(pemFile: certificate.authorityFile)
+        }
+        return try await AsyncHTTPClientTransport.withTransport(configuration: configuration) { transport in
+            let git = HTTPGitClient(
+                client: HTTPClient(transport: transport),
+                credential: credential,
+                timeout: timeout,
+                deadline: deadline,
+                limits: limits
+            )
+            return try await body(git)
+        }
+    }
+
+    // MARK: - Against git
+
+    @Test func matchesGitForEveryRepositoryOptionAndProtocol() async throws {
+        try await withRepositories { root in
+            try await GitHTTPServer.withRunning(root: root) { server in
+                try await withClient { git in
+                    let everyOption: [[String]] = [
+                        [], ["--symref"], ["--heads"], ["--tags"], ["--refs"], ["--heads", "--tags", "--symref"],
+                    ]
+                    let cases: [(String, [[String]])] = [
+                        ("full.git", everyOption), ("many.git", [[], ["--tags", "--symref"]]),
+                        ("detached.git", [["--symref"]]), ("empty.git", [[], ["--symref"]]),
+                        ("shallow.git", [["--symref"]]), ("sha256.git", [["--symref"]]),
+                    ]
+                    for (repository, flagSets) in cases {
+                        for version in [0, 2] {
+                            for flags in flagSets {
+                                let url = server.url(repository)
+                                let expected = try await theirs(url, flags, protocolVersion: version)
+                                let actual = try await ours(git, url, flags, protocolVersion: version)
+                                #expect(actual == expected, "\(repository) protocol \(version) \(flags)")
+                            }
+                        }
+                    }
+                    let full = try await theirs(server.url("full.git"), ["--symref"], protocolVersion: 2)
+                    #expect(full.hasPrefix("ref: refs/heads/main\tHEAD\n"))
+                    #expect(full.contains("refs/tags/tag-of-tag^{}"), "the fixture has a tag of a tag")
+                    // v2 asks the server for the branches only: it sends no tag.
+                    let asked = server.log.requests.filter { $0.method == "POST" }.count
+                    #expect(asked > 0, "protocol v2 posted ls-refs")
+                }
+            }
+        }
+    }
+
+    @Test func patternsMatchAsGitMatchesThem() async throws {
+        try await withRepositories { root in
+            try await GitHTTPServer.withRunning(root: root) { server in
+                try await withClient { git in
+                    let url = server.url("full.git")
+                    for patterns in [
+                        ["main"], ["ain"], ["heads/*"], ["*tag*"], ["annotated"], ["annotated^{}"], ["[a-f]*"],
+                        ["[!a-f]*"], ["?ain"], ["tags/*", "HEAD"], ["refs/heads/main"], ["[[:upper:]]*"],
+                        ["light", "feature"], ["\\main"], ["[unclosed"], ["*"],
+                    ] {
+                        for flags in [[], ["--tags"]] {
+                            let expected = try await theirs(url, flags, patterns, protocolVersion: 2)
+                            let actual = try await ours(git, url, flags, patterns, protocolVersion: 2)
+                            #expect(actual == expected, "\(flags) \(patterns)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func theDumbProtocolIsReadAsGitReadsIt() async throws {
+        try await withRepositories { root in
+            try await GitHTTPServer.withRunning(root: root) { server in
+                try await withClient { git in
+                    for repository in ["full.git", "detached.git", "empty.git", "many.git"] {
+                        for flags in [["--symref"], ["--heads"], []] {
+                            let url = server.url("dumb/" + repository)
+                            let expected = try await theirs(url, flags, protocolVersion: 2)
+                            let actual = try await ours(git, url, flags, protocolVersion: 2)
+                            #expect(actual == expected, "dumb \(repository) \(flags)")
+                        }
+                    }
+                    let full = try await ours(git, server.url("dumb/full.git"), ["--symref"], protocolVersion: 2)
+                    #expect(full.hasPrefix("ref: refs/heads/main\tHEAD\n"))
+                }
+            }
+        }
+    }
+
+    @Test func overHTTPSWithATestCertificate() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("git-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificate = try TestCertificates.make(in: directory)
+        try await withRepositories { root in
+            try await GitHTTPServer.withRunning(root: root, certificate: certificate) { server in
+                #expect(server.scheme == "https")
+                try await withClient(trusting: certificate) { git in
+                    for version in [0, 2] {
+                        let url = server.url("full.git")
+                        let expected = try await theirs(
+                            url,
+                            ["--symref"],
+                            protocolVersion: version,
+                            trusting: certificate
+                        )
+                        #expect(expected.contains("refs/heads/main"))
+                        #expect(try await ours(git, url, ["--symref"], protocolVersion: version) == expected)
+                    }
+                    // A redirect from https:// to http://, even on loopback, is refused before
+                    // anything is sent in cleartext.
+                    await #expect {
+                        _ = try await git.lsRemote(try GitHTTPURL(server.url("downgrade/full.git")))
+                    } throws: { error in
+                        guard case .refused(_, let host, _) = error as? GitWireError else { return false }
+                        return host == "127.0.0.1"
+                    }
+                }
+                // Without the test authority, the certificate is not trusted.
+                try await withClient { git in
+                    await #expect {
+                        _ = try await git.lsRemote(try GitHTTPURL(server.url("full.git")))
+                    } throws: { error in
+                        guard case .transport(_, let reason) = error as? GitWireError else { return false }
+                        return reason.contains("certificate")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func fiftyThousandRefs() async throws {
+        try await withRepositories { root in
+            let big = root.appendingPathComponent("big.git")
+            try await onThread {
+                try GitRepositories.git([
+                    "clone", "-q", "--bare", root.appendingPathComponent("full.git").path, big.path,
+                ])
+                try GitRepositories.addBranches(50_000, to: big)
+            }
+            try await GitHTTPServer.withRunning(root: root) { server in
+                try await withClient { git in
+                    // git prints the same for both protocols: it is asked once.
+                    let url = server.url("big.git")
+                    let expected = try await theirs(url, ["--symref"], protocolVersion: 2)
+                    #expect(expected.split(separator: "\n").count == 50_009)
+                    for version in [0, 2] {
+                        #expect(try await ours(git, url, ["--symref"], protocolVersion: version) == expected)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - Credentials and statuses
+
+    @Test func credentialsGoToTheRepositorysOriginOnly() async throws {
+        try await withRepositories { root in
+            try await GitHTTPServer.withRunning(root: root) { server in
+                let right = GitCredential(username: GitHTTPServer.user, password: GitHTTPServer.password)
+                let url = try GitHTTPURL(server.url("private/full.git"))
+                try await withClient { git in
+                    await #expect(throws: GitWireError.unauthorized(url.description, credentialsSent: false)) {
+                        _ = try await git.lsRemote(url)
+                    }
+                }
+                try await withClient(credential: GitCredential(username: "alice", password: "wrong")) { git in
+                    await #expect(throws: GitWireError.unauthorized(url.description, credentialsSent: true)) {
+                        _ = try await git.lsRemote(url)
+                    }
+                }
+                try await withClient(credential: right) { git in
+                    let withPassword = server.url("private/full.git").replacingOccurrences(
+                        of: "://",
+                        with: "://\(GitHTTPServer.user):\(GitHTTPServer.password)@"
+                    )
+                    for version in [0, 2] {
+                        let expected = try await theirs(withPassword, ["--symref"], protocolVersion: version)
+                        #expect(expected.contains("refs/heads/main"))
+                        #expect(
+                            try await ours(git, server.url("private/full.git"), ["--symref"], protocolVersion: version)
+                                == expected
+                        )
+                    }
+                    let forbidden = try GitHTTPURL(server.url("forbidden/full.git"))
+                    await #expect(throws: GitWireError.forbidden(forbidden.description, credentialsSent: true)) {
+                        _ = try await git.lsRemote(forbidden)
+                    }
+                    let missing = try GitHTTPURL(server.url("no-such.git"))
+                    await #expect(throws: GitWireError.notFound(missing.description)) {
+                        _ = try await git.lsRemote(missing)
+                    }
+                    // Moved to another origin (localhost, not 127.0.0.1): it answers, and never
+                    // sees the credential, neither on the redirect nor on the ls-refs after it.
+                    let moved = try await git.lsRemote(try GitHTTPURL(server.url("moved/full.git")), symref: true)
+                    #expect(moved.symrefs.first?.target == "refs/heads/main")
+                    let atLocalhost = server.log.requests.filter { $0.host.hasPrefix("localhost") }
+                    #expect(atLocalhost.map(\.method) == ["GET", "POST"])
+                    #expect(atLocalhost.allSatisfy { $0.authorization == nil })
+                    #expect(server.log.requests.contains { $0.target.hasPrefix("/moved/") && $0.authorization != nil })
+                }
+                #expect(!right.description.contains(GitHTTPServer.password))
+                #expect(!"\(right)".contains(GitHTTPServer.password) && !String(reflecting: right).contains("s3cret"))
+            }
+        }
+    }
+
+    // MARK: - Hostile servers
+
+    @Test func hostileServersAreStoppedAtTheLimits() async throws {
+        try await withRepositories { root in
+            try await GitHTTPServer.withRunning(root: root) { server in
+                let limits = GitLimits(maximumRefs: 100_000, maximumBytes: 1 << 20)
+                try await withClient(limits: limits) { git in
+                    let endless = try GitHTTPURL(server.url("endless/x.git"))
+                    await #expect {
+                        _ = try await git.lsRemote(endless)
+                    } throws: { error in
+                        guard case .limitExceeded(_, let reason) = error as? GitWireError else { return false }
+                        return reason.contains("1048576 bytes")
+                    }
+                    let overlong = try GitHTTPURL(server.url("overlong/x.git"))
+                    await #expect {
+                        _ = try await git.lsRemote(overlong)
+                    } throws: { error in
+                        guard case .malformed(_, let reason) = error as? GitWireError else { return false }
+                        return reason.contains("length 65521 is longer than the 65520")
+                    }
+                    let html = try GitHTTPURL(server.url("html/full.git"))
+                    await #expect {
+                        _ = try await git.lsRemote(html)
+                    } throws: { error in
+                        guard case .malformed(_, let reason) = error as? GitWireError else { return false }
+                        return reason.contains("HTML page")
+                    }
+                    let wrongResult = try GitHTTPURL(server.url("wrong-result/full.git"))
+                    await #expect {
+                        _ = try await git.lsRemote(wrongResult, protocolVersion: 2)
+                    } throws: { error in
+                        guard case .malformed(_, let reason) = error as? GitWireError else { return false }
+                        return reason.contains("'text/plain'")
+                    }
+                }
+                // A byte every 20 ms is never silent for the 10 s timeout: the deadline ends it.
+                try await withClient(timeout: .seconds(10), deadline: .seconds(1)) { git in
+                    let trickle = try GitHTTPURL(server.url("trickle/x.git"))
+                    await #expect(throws: GitWireError.timedOut(trickle.description, after: .seconds(1))) {
+                        _ = try await git.lsRemote(trickle)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs blocking `work` on a new thread.
+func onThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
