@@ -1,21 +1,36 @@
 import ArgumentParser
+import Courier
+import CourierAsyncHTTPClient
 import Foundation
 import GitWire
 
-/// `courier ls-remote git://host[:port]/path`: what `git ls-remote` prints.
+/// `courier ls-remote URL [PATTERN…]`: what `git ls-remote` prints, over `git://` or git's smart
+/// (or dumb) HTTP.
 struct LsRemote: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls-remote",
-        abstract: "List a repository's refs over the git:// protocol, as git ls-remote does.",
+        abstract: "List a repository's refs over https:// or git://, as git ls-remote does.",
         discussion: """
+            Prints the same lines as git ls-remote, for the options both have. A pattern keeps the \
+            refs whose name ends with it, in whole path components, with git's wildcards (*, ?, [a-z]).
+
+            A private repository over HTTPS: the token in COURIER_GIT_TOKEN (or the variable \
+            --token-env names), or what a git credential helper gives (--credential-helper), is \
+            sent to the repository's own host and port only, never printed. The user is the one \
+            in the URL (https://alice@host/…), else x-access-token.
+
             Examples:
-              courier ls-remote git://127.0.0.1:9418/project.git
-              courier ls-remote git://example.org/repo.git --heads --symref --protocol 2
+              courier ls-remote https://github.com/apple/swift-nio.git --tags '1.*'
+              courier ls-remote https://example.org/private.git --credential-helper 'gh auth git-credential'
+              courier ls-remote git://127.0.0.1:9418/project.git --heads --symref --protocol 2
             """
     )
 
-    @Argument(help: "git://host[:port]/path")
+    @Argument(help: "https://host/path, http://host/path (loopback or --allow-http) or git://host[:port]/path.")
     var url: String
+
+    @Argument(help: "Only refs whose name ends with one of these, as git matches them.")
+    var patterns: [String] = []
 
     @Flag(help: "Only refs under refs/heads/.")
     var heads = false
@@ -29,8 +44,14 @@ struct LsRemote: AsyncParsableCommand {
     @Flag(help: "Also print what symbolic refs such as HEAD point to.")
     var symref = false
 
-    @Option(name: .customLong("protocol"), help: "The wire protocol version: 0 or 2.")
-    var protocolVersion = 0
+    @Flag(help: "Print the refs as JSON: name, object_id and, for a symbolic ref, symref_target.")
+    var json = false
+
+    @Option(
+        name: .customLong("protocol"),
+        help: "The wire protocol version: 0 or 2 (default: 2 over HTTP, as git; 0 over git://)."
+    )
+    var protocolVersion: Int?
 
     @Option(
         help: "Give up after this many seconds without progress (\(NumericOption.describe(NumericOption.timeouts))).",
@@ -59,31 +80,84 @@ struct LsRemote: AsyncParsableCommand {
     )
     var maxBytes = GitLimits.default.maximumBytes
 
+    @Option(
+        name: .customLong("token-env"),
+        help: "Send the token in this environment variable (default: COURIER_GIT_TOKEN, when set)."
+    )
+    var tokenVariable: String?
+
+    @Option(
+        name: .customLong("credential-helper"),
+        help: """
+            Ask this git credential helper command for the user and password, as git does \
+            ('gh auth git-credential', 'git credential-store'); run by /bin/sh with 'get' added.
+            """
+    )
+    var credentialHelper: String?
+
+    @OptionGroup(title: "HTTPS") var security: SecurityOptions
+
     /// Refs in an advertisement: one to a hundred million.
     static let refCounts = 1...100_000_000
     /// Bytes in an advertisement: a pkt-line to 16 GiB.
     static let byteCounts = 4...(16 << 30)
+    /// The variable read for a token when no other is named.
+    static let defaultTokenVariable = "COURIER_GIT_TOKEN"
 
     func validate() throws {
-        guard protocolVersion == 0 || protocolVersion == 2 else {
+        if let protocolVersion, protocolVersion != 0, protocolVersion != 2 {
             throw ValidationError("--protocol must be 0 or 2 (got \(protocolVersion)).")
+        }
+        if tokenVariable != nil, credentialHelper != nil {
+            throw ValidationError("Give --token-env or --credential-helper, not both.")
         }
     }
 
     func run() async throws {
-        let target: GitURL
+        let remote: GitRemote
         do {
-            target = try GitURL(url)
+            remote = try GitRemote(url)
         } catch {
             throw CommandFailure(error.description, status: .usage)
         }
-        let client = BlockingGitClient(
-            timeout: .seconds(timeout),
-            deadline: .seconds(deadline),
-            limits: GitLimits(maximumRefs: maxRefs, maximumBytes: maxBytes)
-        )
-        let (version, heads, tags, symref) = (protocolVersion, heads, tags, symref)
-        // The blocking client runs on a thread of its own, off the concurrency pool.
+        let limits = GitLimits(maximumRefs: maxRefs, maximumBytes: maxBytes)
+        var credential: GitCredential?
+        if case .http(let target) = remote { credential = try await self.credential(for: target) }
+        let advertisement: RefAdvertisement
+        do throws(GitWireError) {
+            switch remote {
+            case .daemon(let target):
+                advertisement = try await daemon(target, limits: limits)
+            case .http(let target):
+                advertisement = try await http(target, credential: credential, limits: limits)
+            }
+        } catch {
+            throw CommandFailure(Self.message(for: error), status: Self.status(for: error))
+        }
+        let patterns = patterns.map(RefPattern.init)
+        if json {
+            try Terminal.output(
+                json: Self.json(advertisement, heads: heads, tags: tags, refsOnly: refs, patterns: patterns)
+            )
+        } else {
+            let output = Self.output(
+                advertisement,
+                heads: heads,
+                tags: tags,
+                refsOnly: refs,
+                symref: symref,
+                patterns: patterns
+            )
+            Terminal.write(Data(output.utf8))
+        }
+    }
+
+    // MARK: - Transports
+
+    /// Over `git://`, with the blocking client on a thread of its own, off the concurrency pool.
+    private func daemon(_ target: GitURL, limits: GitLimits) async throws(GitWireError) -> RefAdvertisement {
+        let client = BlockingGitClient(timeout: .seconds(timeout), deadline: .seconds(deadline), limits: limits)
+        let (version, heads, tags, symref) = (protocolVersion ?? 0, heads, tags, symref || json)
         let result: Result<RefAdvertisement, GitWireError> = await withCheckedContinuation { continuation in
             Thread {
                 continuation.resume(
@@ -93,14 +167,67 @@ struct LsRemote: AsyncParsableCommand {
                 )
             }.start()
         }
-        let advertisement: RefAdvertisement
-        do {
-            advertisement = try result.get()
-        } catch {
-            throw CommandFailure(Self.message(for: error), status: Self.status(for: error))
-        }
-        Terminal.write(Data(Self.output(advertisement, heads: heads, tags: tags, refsOnly: refs, symref: symref).utf8))
+        return try result.get()
     }
+
+    /// Over HTTP, on Courier's client with `--ca-cert`, `--allow-http` and the proxies.
+    private func http(
+        _ target: GitHTTPURL,
+        credential: GitCredential?,
+        limits: GitLimits
+    ) async throws(GitWireError) -> RefAdvertisement {
+        let result: Result<RefAdvertisement, GitWireError>
+        do {
+            result = try await security.withTransport { transport in
+                let client = HTTPClient(
+                    transport: transport,
+                    configuration: HTTPClient.Configuration(securityPolicy: security.policy)
+                )
+                let git = HTTPGitClient(
+                    client: client,
+                    credential: credential,
+                    timeout: .seconds(timeout),
+                    deadline: .seconds(deadline),
+                    limits: limits
+                )
+                do throws(GitWireError) {
+                    return .success(
+                        try await git.lsRemote(
+                            target,
+                            protocolVersion: protocolVersion ?? 2,
+                            heads: heads,
+                            tags: tags,
+                            symref: symref || json
+                        )
+                    )
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw .transport(target.description, reason: "\(error)")
+        }
+        return try result.get()
+    }
+
+    /// The credential the options give for `target`: a token from the environment, or what the
+    /// credential helper answers; none when neither is set.
+    private func credential(for target: GitHTTPURL) async throws -> GitCredential? {
+        if let credentialHelper {
+            return try await GitCredentialHelper(command: credentialHelper, timeout: .seconds(deadline))
+                .credential(for: target)
+        }
+        let variable = tokenVariable ?? Self.defaultTokenVariable
+        guard let token = CommandContext.environment[variable], !token.isEmpty else {
+            if let tokenVariable {
+                throw CommandFailure("--token-env \(tokenVariable): the variable is not set.", status: .usage)
+            }
+            return nil
+        }
+        return GitCredential(token: token, username: target.username)
+    }
+
+    // MARK: - Output
 
     /// What `git ls-remote` prints for `advertisement`, the server's names escaped.
     static func output(
@@ -108,10 +235,51 @@ struct LsRemote: AsyncParsableCommand {
         heads: Bool = false,
         tags: Bool = false,
         refsOnly: Bool = false,
-        symref: Bool = false
+        symref: Bool = false,
+        patterns: [RefPattern] = []
     ) -> String {
-        advertisement.escapedForTerminal().lsRemoteOutput(heads: heads, tags: tags, refsOnly: refsOnly, symref: symref)
+        advertisement.escapedForTerminal().lsRemoteOutput(
+            heads: heads,
+            tags: tags,
+            refsOnly: refsOnly,
+            symref: symref,
+            patterns: patterns
+        )
     }
+
+    /// The refs `git ls-remote` would print, as JSON values.
+    static func json(
+        _ advertisement: RefAdvertisement,
+        heads: Bool,
+        tags: Bool,
+        refsOnly: Bool,
+        patterns: [RefPattern]
+    ) -> Listing {
+        let targets = advertisement.symbolicTargets
+        let refs = advertisement.listed(heads: heads, tags: tags, refsOnly: refsOnly, patterns: patterns).map {
+            Listing.Ref(name: $0.name, objectID: $0.objectID, symrefTarget: targets[$0.name])
+        }
+        return Listing(refs: refs)
+    }
+
+    /// `--json`'s document.
+    struct Listing: Encodable {
+        var refs: [Ref]
+
+        struct Ref: Encodable {
+            var name: String
+            var objectID: String
+            var symrefTarget: String?
+
+            enum CodingKeys: String, CodingKey {
+                case name
+                case objectID = "object_id"
+                case symrefTarget = "symref_target"
+            }
+        }
+    }
+
+    // MARK: - Failures
 
     static func status(for error: GitWireError) -> ExitStatus {
         switch error {
@@ -123,7 +291,7 @@ struct LsRemote: AsyncParsableCommand {
         }
     }
 
-    /// The library's message, with the option that changes the limit it names.
+    /// The library's message, with the option that changes what it names.
     static func message(for error: GitWireError) -> String {
         switch error {
         case .timedOut(let address, let duration):
@@ -131,6 +299,10 @@ struct LsRemote: AsyncParsableCommand {
                 + "or --deadline (in all)."
         case .limitExceeded:
             error.description + " (Options: --max-refs, --max-bytes.)"
+        case .refused(_, let host, let reason):
+            reason + " --allow-http \(host)."
+        case .unauthorized(_, credentialsSent: false), .forbidden(_, credentialsSent: false):
+            error.description + " Set \(defaultTokenVariable), or use --token-env or --credential-helper."
         default:
             error.description
         }

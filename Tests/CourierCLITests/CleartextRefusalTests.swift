@@ -16,6 +16,7 @@ struct CleartextRefusalTests {
         "download": ["\(service)/file", "--output", "/dev/null"],
         "upload": ["\(service)/file", #filePath],
         "feed": ["\(service)/feed.xml"],
+        "ls-remote": ["\(service)/repo.git"],
         "locations": ["France", "--service", service],
         "catalog": ["the", "--service", service],
         "store": ["king", "--service", service],
@@ -27,7 +28,6 @@ struct CleartextRefusalTests {
     static let notFetching: [String: String] = [
         "replay": "serves, fetches nothing",
         "serve": "serves, fetches nothing",
-        "ls-remote": "speaks git://, which the HTTP policy does not cover",
         "app": "reports every fetch's failure in the page",
         "library import": "talks to PostgreSQL, not HTTP",
         "library add-book": "talks to PostgreSQL, not HTTP",

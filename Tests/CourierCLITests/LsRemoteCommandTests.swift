@@ -6,12 +6,25 @@ import Testing
 @Suite("courier ls-remote", .loadLimited)
 struct LsRemoteCommandTests {
     @Test func badAddressesAreUsageErrors() async throws {
-        let scheme = try await Courier.run("ls-remote", "https://example.org/repo.git")
+        let scheme = try await Courier.run("ls-remote", "ftp://example.org/repo.git")
         #expect(scheme.status == 2)
         #expect(
             scheme.stderr
-                == "courier: 'https://example.org/repo.git' is not a git URL this can use: only git:// is supported.\n"
+                == "courier: 'ftp://example.org/repo.git' is not a git URL this can use: use git://, https:// or http://.\n"
         )
+        let password = try await Courier.run("ls-remote", "https://alice:hunter2@example.org/repo.git")
+        #expect(password.status == 2)
+        #expect(password.stderr.contains("https://…@example.org/repo.git"))
+        #expect(!password.stderr.contains("hunter2") && !password.stderr.contains("alice"))
+        let both = try await Courier.run(
+            "ls-remote",
+            "https://example.org/r.git",
+            "--token-env",
+            "T",
+            "--credential-helper",
+            "x"
+        )
+        #expect(both.status == 2)
         let injected = try await Courier.run("ls-remote", "git://127.0.0.1/repo\nhost=evil")
         #expect(injected.status == 2)
         #expect(injected.stderr.contains("it contains a control character (NUL, newline…)"))
