@@ -65,7 +65,7 @@ build() {
     local -a sources linked=()
     case $name in
         gitwire)
-            sources=(Sources/GitWire/Protocol/{PktLine,AdvertisementReader,RefAdvertisement,GitWireError,GitLimits,RefPattern}.swift
+            sources=(Sources/GitWire/Protocol/{PktLine,AdvertisementReader,RefAdvertisement,RefAdvertisement+Wire,GitWireError,GitLimits,RefPattern}.swift
                 Sources/GitWire/HTTP/InfoRefsReader.swift)
             module=GitWire main=Fuzz/GitWire/main.swift ;;
         feeds)

@@ -58,7 +58,13 @@ public struct AppServer: Sendable {
         .add(to: router)
         MoviesRoutes(store: services.favorites, tmdb: services.tmdb, ratings: ratings).add(to: router)
         FeedRoutes(client: services.feeds, example: services.exampleFeed).add(to: router)
-        RefsRoutes(git: services.git, policy: services.feeds.configuration.securityPolicy).add(to: router)
+        RefsRoutes(
+            git: services.git,
+            http: services.gitOverHTTP,
+            policy: services.feeds.configuration.securityPolicy,
+            example: services.exampleRepository
+        )
+        .add(to: router)
         return router
     }
 

@@ -36,10 +36,16 @@ public struct AppServices: Sendable {
     /// Fetches the feeds a person asks for; its security policy decides which hosts may be
     /// reached over cleartext.
     public var feeds: HTTPClient
-    /// Lists a repository's refs for the Refs tab.
+    /// Lists a `git://` repository's refs for the Refs tab.
     public var git: AsyncGitClient
+    /// Lists an `https://` repository's refs for the Refs tab; by default on `feeds`'s client,
+    /// with ``gitLimits``.
+    public var gitOverHTTP: HTTPGitClient
     /// A feed file offered on the Feed tab, read with no network.
     public var exampleFeed: URL?
+    /// A repository offered on the Refs tab, served on this machine
+    /// (``ExampleRepository/withService(logger:_:)``).
+    public var exampleRepository: URL?
     /// Lines the page shows about where the data comes from ("Store: a recording…").
     public var notes: [String]
 
@@ -47,8 +53,8 @@ public struct AppServices: Sendable {
     /// can show.
     public static let gitLimits = GitLimits(maximumRefs: 100_000, maximumBytes: 32 << 20)
 
-    /// Services for the app. `git` and the cleartext rules for `git://` come from `feeds`'s
-    /// security policy.
+    /// Services for the app. The cleartext rules for `git://` come from `feeds`'s security
+    /// policy, and `gitOverHTTP` is made on `feeds` unless given.
     public init(
         library: HTTPClient,
         store: HTTPClient,
@@ -57,7 +63,9 @@ public struct AppServices: Sendable {
         favorites: FavoritesStore,
         feeds: HTTPClient,
         git: AsyncGitClient = AsyncGitClient(limits: AppServices.gitLimits),
+        gitOverHTTP: HTTPGitClient? = nil,
         exampleFeed: URL? = AppExamples.feed,
+        exampleRepository: URL? = nil,
         notes: [String] = []
     ) {
         self.library = library
@@ -67,7 +75,9 @@ public struct AppServices: Sendable {
         self.favorites = favorites
         self.feeds = feeds
         self.git = git
+        self.gitOverHTTP = gitOverHTTP ?? HTTPGitClient(client: feeds, limits: AppServices.gitLimits)
         self.exampleFeed = exampleFeed
+        self.exampleRepository = exampleRepository
         self.notes = notes
     }
 }

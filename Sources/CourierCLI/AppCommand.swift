@@ -89,24 +89,30 @@ struct AppCommand: AsyncParsableCommand {
         let libraryURL = try library.map {
             try ServiceURL.parse($0, option: "--library", example: "http://127.0.0.1:8080")
         }
-        // The built-in library is this process, on 127.0.0.1: never asked of a proxy.
-        try await security.withTransport(direct: libraryURL == nil ? ["127.0.0.1"] : []) { transport in
+        // The built-in library and the example repository are this process, on 127.0.0.1:
+        // never asked of a proxy.
+        try await security.withTransport(direct: ["127.0.0.1"]) { transport in
             let serve: @Sendable (URL) async throws -> Void = { libraryAddress in
-                let services = try makeServices(
-                    transport: transport,
-                    libraryURL: libraryAddress,
-                    favorites: favorites,
-                    tmdbURL: tmdbURL,
-                    credentials: credentials
-                )
-                // The artwork cache's background revalidations end before the transport does.
-                do {
-                    try await serveApp(services, logger: logger)
-                } catch {
+                var quiet = logger
+                quiet.logLevel = max(logger.logLevel, .warning)
+                try await ExampleRepository.withService(logger: quiet) { repository in
+                    var services = try makeServices(
+                        transport: transport,
+                        libraryURL: libraryAddress,
+                        favorites: favorites,
+                        tmdbURL: tmdbURL,
+                        credentials: credentials
+                    )
+                    services.exampleRepository = repository
+                    // The artwork cache's background revalidations end before the transport does.
+                    do {
+                        try await serveApp(services, logger: logger)
+                    } catch {
+                        await services.artwork.shutdown()
+                        throw error
+                    }
                     await services.artwork.shutdown()
-                    throw error
                 }
-                await services.artwork.shutdown()
             }
             if let libraryURL {
                 try await serve(libraryURL)

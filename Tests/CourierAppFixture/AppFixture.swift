@@ -96,33 +96,37 @@ public struct AppFixture: Sendable {
         return try await TestServer.withRunning { server in
             try await AsyncHTTPClientTransport.withTransport(configuration: .loopbackTests) { transport in
                 try await EmbeddedLibrary.withService { libraryURL in
-                    let artwork = ImagePipeline(
-                        client: HTTPClient(transport: transport, configuration: .init(timeout: .seconds(60))),
-                        configuration: .init(maximumConcurrentDownloads: maximumConcurrentDownloads)
-                    )
-                    let services = AppServices(
-                        library: HTTPClient(
-                            transport: transport,
-                            configuration: .library(service: libraryURL, timeout: .seconds(60))
-                        ),
-                        store: HTTPClient(
-                            transport: transport,
-                            configuration: .iTunesStore(baseURL: server.baseURL, timeout: .seconds(60))
-                        ),
-                        artwork: artwork,
-                        tmdb: HTTPClient(
-                            transport: transport,
-                            configuration: .tmdb(
-                                baseURL: server.baseURL,
-                                credentials: .accessToken(TMDBRoutes.accessToken),
-                                timeout: .seconds(60)
-                            )
-                        ),
-                        favorites: favorites,
-                        feeds: HTTPClient(transport: transport, configuration: .init(timeout: .seconds(60))),
-                        git: AsyncGitClient(timeout: .seconds(60))
-                    )
-                    return try await body(server, favorites, artwork, try AppServer(services: services))
+                    try await ExampleRepository.withService { repository in
+                        let artwork = ImagePipeline(
+                            client: HTTPClient(transport: transport, configuration: .init(timeout: .seconds(60))),
+                            configuration: .init(maximumConcurrentDownloads: maximumConcurrentDownloads)
+                        )
+                        let services = AppServices(
+                            library: HTTPClient(
+                                transport: transport,
+                                configuration: .library(service: libraryURL, timeout: .seconds(60))
+                            ),
+                            store: HTTPClient(
+                                transport: transport,
+                                configuration: .iTunesStore(baseURL: server.baseURL, timeout: .seconds(60))
+                            ),
+                            artwork: artwork,
+                            tmdb: HTTPClient(
+                                transport: transport,
+                                configuration: .tmdb(
+                                    baseURL: server.baseURL,
+                                    credentials: .accessToken(TMDBRoutes.accessToken),
+                                    timeout: .seconds(60)
+                                )
+                            ),
+                            favorites: favorites,
+                            feeds: HTTPClient(transport: transport, configuration: .init(timeout: .seconds(60))),
+                            git: AsyncGitClient(timeout: .seconds(60)),
+                            gitOverHTTP: HTTPGitClient(client: HTTPClient(transport: transport), timeout: .seconds(60)),
+                            exampleRepository: repository
+                        )
+                        return try await body(server, favorites, artwork, try AppServer(services: services))
+                    }
                 }
             }
         }

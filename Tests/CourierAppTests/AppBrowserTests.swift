@@ -161,6 +161,12 @@ struct AppBrowserTests {
                 try await browser.wait(
                     until: "document.getElementById('refs-status').textContent === '4 refs. HEAD → refs/heads/main'"
                 )
+                // The example needs no address and no network: the app serves it itself.
+                try await browser.click("#refs-example")
+                try await browser.wait(
+                    until: "document.getElementById('refs-status').textContent === '12 refs. HEAD → refs/heads/main'"
+                )
+                #expect(try await browser.text("#refs-list li:last-child").contains("refs/tags/v2.0.0-beta.1"))
             }
         }
     }

@@ -550,9 +550,9 @@ $("feed-form").addEventListener("submit", (event) => {
 $("feed-example").addEventListener("click", () => readFeed("example"));
 activators.feed = () => $("feed-url").focus();
 
-function listRefs(url) {
+function listRefs(query) {
   let count = 0;
-  streamInto("refs-list", "refs-status", `/api/refs?url=${encodeURIComponent(url)}`, "Connecting…", (line, list) => {
+  streamInto("refs-list", "refs-status", `/api/refs?${query}`, "Connecting…", (line, list) => {
     if (line.ref) {
       const row = element("li");
       row.append(element("span", "mono", line.ref.object_id.slice(0, 12)), textBlock(line.ref.name));
@@ -571,8 +571,9 @@ function listRefs(url) {
 $("refs-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const url = $("refs-url").value.trim();
-  if (url) listRefs(url);
+  if (url) listRefs(`url=${encodeURIComponent(url)}`);
 });
+$("refs-example").addEventListener("click", () => listRefs("example"));
 activators.refs = () => $("refs-url").focus();
 
 // ---------------------------------------------------------------- start
