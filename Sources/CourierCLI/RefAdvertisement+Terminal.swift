@@ -5,6 +5,12 @@ extension RefAdvertisement {
     /// one line (``TerminalText/escaped(_:as:)``), for printing: they are the server's text, and
     /// a name holding a newline or a terminal command must not fake a line or reach the terminal.
     func escapedForTerminal() -> RefAdvertisement {
+        // Most advertisements hold nothing to escape: then they are not copied.
+        let needsEscape = { (text: String) in TerminalText.escaped(text, as: .line) != text }
+        guard
+            refs.contains(where: { needsEscape($0.name) || needsEscape($0.objectID) })
+                || symrefs.contains(where: { needsEscape($0.name) || needsEscape($0.target) })
+        else { return self }
         var escaped = self
         escaped.refs = refs.map { ref in
             AdvertisedRef(

@@ -27,6 +27,7 @@ enum TerminalText {
     /// Linear in the length of `text`; returns `text` itself, without allocating, when nothing
     /// needs escaping.
     static func escaped(_ text: String, as layout: Layout = .text) -> String {
+        if isPrintableASCII(text) { return text }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { needsEscape($0, layout) }) else { return text }
         var result = ""
@@ -61,6 +62,12 @@ enum TerminalText {
         }
         result += Substring(scalars[runStart...])
         return result
+    }
+
+    /// Whether every byte of `text` is printable ASCII (space to `~`), which no layout escapes:
+    /// checked on the bytes, the common case for names and identifiers.
+    private static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 &- 0x20 < 0x5F } } ?? false
     }
 
     /// Whether `scalar` is shown as an escape on `layout`.

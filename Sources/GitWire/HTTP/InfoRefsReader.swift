@@ -70,23 +70,24 @@ public struct InfoRefsReader: Sendable {
     /// v2 (``AdvertisementReader/State/awaitingRefs``). A dumb file is complete only at its end.
     public var isComplete: Bool { kind == .smart && packets.state != .advertisement }
 
-    /// Takes the next piece of the body; returns the refs it completed (none for a dumb file,
-    /// whose refs come whole at ``finish()``, after `HEAD` is known).
+    /// Takes the next piece of the body; returns the refs it completed, in order (a view of the
+    /// end of `packets.advertisement.refs`; none for a dumb file, whose refs come whole at
+    /// ``finish()``, after `HEAD` is known).
     ///
     /// - Throws: ``GitWireError`` for a malformed answer, an `ERR` packet, or more than the
     ///   limits allow.
-    public mutating func read(_ bytes: some Collection<UInt8>) throws(GitWireError) -> [AdvertisedRef] {
+    public mutating func read(_ bytes: some Collection<UInt8>) throws(GitWireError) -> ArraySlice<AdvertisedRef> {
         switch kind {
         case .dumb:
             try readDumb(bytes)
             return []
         case .smart:
             decoder.append(bytes)
-            var completed: [AdvertisedRef] = []
+            let known = packets.advertisement.refs.count
             while !isComplete, let packet = try wrap(address, { () throws(PktLineError) in try decoder.next() }) {
-                completed += try readSmart(packet)
+                try readSmart(packet)
             }
-            return completed
+            return packets.advertisement.refs[known...]
         }
     }
 
@@ -129,7 +130,7 @@ public struct InfoRefsReader: Sendable {
 
     // MARK: - Smart HTTP
 
-    private mutating func readSmart(_ packet: PktLine) throws(GitWireError) -> [AdvertisedRef] {
+    private mutating func readSmart(_ packet: PktLine) throws(GitWireError) {
         switch header {
         case .expected:
             if let message = packet.errorMessage { throw .server(address, message: message) }
@@ -138,7 +139,7 @@ public struct InfoRefsReader: Sendable {
             }
             if text == "# service=git-upload-pack" {
                 header = .skipping
-                return []
+                return
             }
             guard text == "version 2" else {
                 throw .malformed(
@@ -147,13 +148,12 @@ public struct InfoRefsReader: Sendable {
                 )
             }
             header = .done
-            return Array(try packets.read(packet))
+            try packets.read(packet)
         case .skipping:
             // Lines of metadata may follow the service line, up to a flush.
             if packet == .flush { header = .done }
-            return []
         case .done:
-            return Array(try packets.read(packet))
+            try packets.read(packet)
         }
     }
 

@@ -68,7 +68,7 @@ public struct RefAdvertisement: Sendable, Hashable {
         let symbolic = symbolicTargets
         var output = ""
         output.reserveCapacity(refs.count * 72)
-        for ref in listed(heads: heads, tags: tags, refsOnly: refsOnly, patterns: patterns) {
+        for ref in refs where Self.isListed(ref, heads: heads, tags: tags, refsOnly: refsOnly, patterns: patterns) {
             if symref, let target = symbolic[ref.name] {
                 output += "ref: "
                 output += target
@@ -94,14 +94,24 @@ public struct RefAdvertisement: Sendable, Hashable {
         refsOnly: Bool = false,
         patterns: [RefPattern] = []
     ) -> [AdvertisedRef] {
-        refs.filter { ref in
-            if heads || tags {
-                let matches = (heads && ref.name.hasPrefix("refs/heads/")) || (tags && ref.name.hasPrefix("refs/tags/"))
-                guard matches else { return false }
-            }
-            if refsOnly, ref.isPeeled || !ref.name.hasPrefix("refs/") { return false }
-            return !ref.objectID.isEmpty && RefPattern.matches(ref.name, anyOf: patterns)
+        refs.filter { Self.isListed($0, heads: heads, tags: tags, refsOnly: refsOnly, patterns: patterns) }
+    }
+
+    /// Whether `git ls-remote` lists `ref` with these options; see
+    /// ``listed(heads:tags:refsOnly:patterns:)``.
+    private static func isListed(
+        _ ref: AdvertisedRef,
+        heads: Bool,
+        tags: Bool,
+        refsOnly: Bool,
+        patterns: [RefPattern]
+    ) -> Bool {
+        if heads || tags {
+            let matches = (heads && ref.name.hasPrefix("refs/heads/")) || (tags && ref.name.hasPrefix("refs/tags/"))
+            guard matches else { return false }
         }
+        if refsOnly, ref.isPeeled || !ref.name.hasPrefix("refs/") { return false }
+        return !ref.objectID.isEmpty && RefPattern.matches(ref.name, anyOf: patterns)
     }
 
     /// What each symbolic ref points to, the first the server named for it.
