@@ -626,6 +626,13 @@ if Context.environment["COURIER_BENCHMARKS"] != nil {
             path: "Benchmarks/compare/feeds/Sources",
             swiftSettings: swiftSettings
         ),
+        // git http-backend behind a loopback server, for Benchmarks/compare/git/http.sh.
+        .executableTarget(
+            name: "git-http-bench",
+            dependencies: ["CourierTestServer"],
+            path: "Benchmarks/compare/git/Sources",
+            swiftSettings: swiftSettings
+        ),
         // The TMDB stand-in, seeding and checking for Benchmarks/compare/movies.
         .executableTarget(
             name: "movies-bench",
