@@ -9,7 +9,7 @@ struct SecurityOptions: ParsableArguments {
     @Option(
         name: .customLong("allow-http"),
         help:
-            "Allow cleartext http:// to this host ('*.example.com' for its subdomains too). Repeatable. Loopback is always allowed."
+            "Allow cleartext http:// to this host ('*.example.com' for its subdomains too). Repeatable. Loopback is always allowed, but not as a redirect from https://."
     )
     var allowHTTP: [String] = []
 

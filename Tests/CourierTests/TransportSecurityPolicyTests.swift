@@ -222,7 +222,7 @@ struct TransportSecurityPolicyTests {
             let error = #expect(throws: RequestError.self, "\(fromScheme)://\(from) → \(toScheme)://\(to)") {
                 try policy.checkRedirect(from: request(fromScheme, from), to: request(toScheme, to))
             }
-            guard case .insecureConnection(_, .cleartext)? = error else {
+            guard case .insecureConnection(_, .downgradeRedirect(from: from))? = error else {
                 Issue.record("got \(String(describing: error))")
                 return
             }

@@ -57,7 +57,8 @@ extension HTTPFailure {
             reason: response.head.status.reasonPhrase,
             contentType: contentType,
             retryAfter: response.head.headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: now) },
-            bodyExcerpt: Excerpt.ofErrorBody(response.body, contentType: contentType)
+            bodyExcerpt: Excerpt.ofErrorBody(response.body, contentType: contentType),
+            answeredURL: response.url.isEmpty ? nil : Redaction.redactingURL(response.url)
         )
     }
 }

@@ -69,6 +69,9 @@ public enum InsecureConnectionReason: Sendable, Hashable {
     /// origin that would send the request's body on: a body may hold credentials (a password
     /// field), and credentials stay with the origin they were given to.
     case bodyToAnotherOrigin(from: String)
+    /// A redirect from `https://` on `host` to cleartext `http://`: the answer to a request that
+    /// began encrypted would come unencrypted, open to forgery on the way.
+    case downgradeRedirect(from: String)
 
     /// What was refused and why, ending with the words that introduce how to allow the host,
     /// for a caller to complete with its own way of naming it (an API, a command-line flag):
@@ -87,6 +90,9 @@ public enum InsecureConnectionReason: Sendable, Hashable {
         case .bodyToAnotherOrigin(let origin):
             "Refused to send a request body on from \(origin) to another origin (\(request)): a body may hold "
                 + "credentials, which stay with the origin they were given to; if you trust it, allow the host explicitly with"
+        case .downgradeRedirect(let origin):
+            "Refused a redirect from https://\(origin) to cleartext \(request): an answer asked for over https:// is "
+                + "not taken unencrypted; if you trust the host, allow it explicitly with"
         }
     }
 }
@@ -115,6 +121,9 @@ public struct RequestSummary: Sendable, Hashable, CustomStringConvertible {
 public struct HTTPFailure: Sendable, CustomStringConvertible {
     /// The request that got this response.
     public var request: RequestSummary
+    /// The URL that answered, after redirects (secrets in its query redacted); the request's
+    /// URL when there were none.
+    public var answeredURL: String
     /// The response status code.
     public var status: Int
     /// The status reason phrase, such as `Not Found`.
@@ -133,9 +142,11 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
         reason: String,
         contentType: String? = nil,
         retryAfter: Duration? = nil,
-        bodyExcerpt: String = ""
+        bodyExcerpt: String = "",
+        answeredURL: String? = nil
     ) {
         self.request = request
+        self.answeredURL = answeredURL ?? request.url
         self.status = status
         self.reason = reason
         self.contentType = contentType

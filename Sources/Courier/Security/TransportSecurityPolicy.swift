@@ -83,8 +83,9 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
     /// explicitly (``allowingInsecureHTTP(to:includingSubdomains:)``).
     ///
     /// A redirect from `https://` to `http://` is refused too, with
-    /// ``InsecureConnectionReason/cleartext``, unless the target host is allowed explicitly or
-    /// the policy is ``permissive``: loopback's exemption does not cover a downgrade.
+    /// ``InsecureConnectionReason/downgradeRedirect(from:)``, unless the target host is allowed
+    /// explicitly or the policy is ``permissive``: loopback's exemption does not cover a
+    /// downgrade.
     ///
     /// A redirect that would send the request's body on to another origin (a 307 or 308 after a
     /// POST, say) is refused too, with ``InsecureConnectionReason/bodyToAnotherOrigin(from:)``,
@@ -93,13 +94,13 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
         let from = try RequestTarget(request)
         let to = try RequestTarget(next)
         guard !isException(to.host) else { return }
+        if AddressSpace(host: to.host) < AddressSpace(host: from.host) {
+            throw .insecureConnection(next.summary, reason: .privateNetworkRedirect(from: from.host))
+        }
         // From https:// to http:// the answers could be forged on the way, even from this
         // machine's loopback: only a host named explicitly (or a permissive policy) takes it.
         if from.scheme == "https", to.scheme == "http", !allowsAnyInsecureHTTP {
-            throw .insecureConnection(next.summary)
-        }
-        if AddressSpace(host: to.host) < AddressSpace(host: from.host) {
-            throw .insecureConnection(next.summary, reason: .privateNetworkRedirect(from: from.host))
+            throw .insecureConnection(next.summary, reason: .downgradeRedirect(from: from.host))
         }
         if !from.isSameOrigin(as: to), next.body?.isEmpty == false || next.streamedBody != nil {
             throw .insecureConnection(next.summary, reason: .bodyToAnotherOrigin(from: from.host))
@@ -108,9 +109,9 @@ public struct TransportSecurityPolicy: Sendable, Hashable {
 
     /// Whether a URL that a response from `origin` names (an image in search results, a link)
     /// may be fetched by the rules a redirect from `origin` to it would be: cleartext only where
-    /// allowed, and no address closer to this machine than `origin`'s (a store on the internet
-    /// cannot point the client at `http://127.0.0.1:…` or the local network) unless the host was
-    /// allowed explicitly.
+    /// allowed, no address closer to this machine than `origin`'s (a store on the internet
+    /// cannot point the client at `http://127.0.0.1:…` or the local network), and nothing in
+    /// cleartext that an `https://` origin names, unless the host was allowed explicitly.
     ///
     /// ```swift
     /// let store = URL(string: "https://itunes.apple.com")!
