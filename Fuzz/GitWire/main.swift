@@ -84,7 +84,7 @@ func infoRefs(_ bytes: [UInt8], smart: Bool, chunkSizes: [Int]) -> [AdvertisedRe
         return nil
     }
     if reader.kind == .dumb {
-        refs = reader.dumbAdvertisement(head: Array(bytes.suffix(45))).refs
+        refs = (try? reader.dumbAdvertisement(head: Array(bytes.suffix(45))))?.refs ?? []
     }
     return refs
 }

@@ -13,10 +13,11 @@ import Synchronization
 /// - `/forbidden/<name>.git`: 403, whatever the credentials;
 /// - `/dumb/<name>.git`: the repository's files, as git's dumb protocol reads them;
 /// - `/moved/<name>.git`: a 301 to `localhost` on the same port, another origin;
+/// - `/private-moved/<name>.git`: 401 without alice's credentials, then that 301;
 /// - `/downgrade/<name>.git`: a 301 to `http://127.0.0.1:1/…` (cleartext; nothing listens);
 /// - `/html/<name>.git`: a login page, 200 `text/html`;
-/// - `/endless/…`, `/overlong/…`, `/trickle/…`, `/wrong-result/…`: the hostile answers
-///   their names say.
+/// - `/endless/…`, `/overlong/…`, `/trickle/…`, `/wrong-result/…`, `/trailing/…`: the hostile
+///   answers their names say.
 ///
 /// ```swift
 /// try await GitHTTPServer.withRunning(root: repositories) { server in
@@ -141,6 +142,15 @@ private struct GitHTTPRoutes: Sendable {
                 return Response(status: .unauthorized, headers: headers)
             }
             return try await cgi(request, pathInfo: rest, user: GitHTTPServer.user)
+        case "private-moved":
+            // Asks for credentials, then sends the client on to localhost, another origin.
+            let expected = "Basic " + Data("\(GitHTTPServer.user):\(GitHTTPServer.password)".utf8).base64EncodedString()
+            guard request.headers[.authorization] == expected else {
+                var headers = HTTPFields()
+                headers[.wwwAuthenticate] = "Basic realm=\"git\""
+                return Response(status: .unauthorized, headers: headers)
+            }
+            return redirect(to: "\(scheme)://localhost:\(port())\(rest)\(query)")
         case "forbidden":
             return Response(status: .forbidden)
         case "dumb":
@@ -157,6 +167,13 @@ private struct GitHTTPRoutes: Sendable {
             return Self.body("001e# service=git-upload-pack\n0000fff1", type: Self.advertisementType)
         case "trickle":
             return Self.trickle()
+        case "trailing":
+            // A v2 capability advertisement and then 100 KiB that belong to no packet; ls-refs
+            // is answered by the real backend.
+            if request.method == .post { return try await cgi(request, pathInfo: rest, user: nil) }
+            let capabilities = ["version 2\n", "agent=git/2\n", "ls-refs=unborn\n", "object-format=sha1\n"]
+            let packets = capabilities.map { String(format: "%04x", $0.utf8.count + 4) + $0 }.joined() + "0000"
+            return Self.body(packets + String(repeating: "x", count: 100 << 10), type: Self.advertisementType)
         case "wrong-result":
             if request.method == .post { return Self.body("0000", type: "text/plain") }
             return try await cgi(request, pathInfo: rest, user: nil)
@@ -217,7 +234,10 @@ private struct GitHTTPRoutes: Sendable {
                         return
                     }
                     pending.append(chunk)
-                    if pending.range(of: Data("\n\n".utf8)) != nil || pending.range(of: Data("\r\n\r\n".utf8)) != nil {
+                    // A header longer than 64 KiB is no CGI header: answered as one without an end.
+                    if pending.count > 64 << 10 || pending.range(of: Data("\n\n".utf8)) != nil
+                        || pending.range(of: Data("\r\n\r\n".utf8)) != nil
+                    {
                         headerSent = true
                         continuation.resume(returning: pending)
                     }

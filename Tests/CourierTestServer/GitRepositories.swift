@@ -9,7 +9,8 @@ public enum GitRepositories {
 
     /// Makes, in `root`: `full.git` (two branches, a lightweight, an annotated tag and a tag of
     /// a tag), `many.git` (3,000 more branches, packed), `detached.git` (`HEAD` an object id),
-    /// `empty.git`, `shallow.git` (a depth-1 clone) and `sha256.git` (SHA-256 object ids); each
+    /// `empty.git`, `shallow.git` (a depth-1 clone), `sha256.git` (SHA-256 object ids) and
+    /// `odd.git` (`refs/stash` and `refs/notes/commits` beside the branches); each
     /// with the files of git's dumb protocol too (`info/refs`).
     public static func make(in root: URL) throws {
         let work = root.appendingPathComponent("work").path
@@ -46,7 +47,14 @@ public enum GitRepositories {
         try git(["-C", sha256Work] + identity + ["tag", "-a", "v1", "-m", "an annotated tag"])
         try git(["clone", "-q", "--bare", sha256Work, root.appendingPathComponent("sha256.git").path])
 
-        for name in ["full", "many", "detached", "empty", "shallow", "sha256"] {
+        // Refs `--refs` leaves out although they are under refs/: one-level (stash) beside
+        // notes and a branch.
+        let odd = root.appendingPathComponent("odd.git").path
+        try git(["clone", "-q", "--bare", work, odd])
+        try git(["-C", odd, "update-ref", "refs/stash", head])
+        try git(["-C", odd, "update-ref", "refs/notes/commits", head])
+
+        for name in ["full", "many", "detached", "empty", "shallow", "sha256", "odd"] {
             try git(["-C", root.appendingPathComponent("\(name).git").path, "update-server-info"])
         }
     }

@@ -112,18 +112,19 @@ struct InfoRefsReaderTests {
         let file = "\(Self.oid)\trefs/heads/main\n\(Self.other)\trefs/tags/v1\n\(Self.oid)\trefs/tags/v1^{}"
         #expect(try reader.read(Array(file.utf8)).isEmpty, "a dumb file's refs come at the end")
         try reader.finish()
-        let symbolic = reader.dumbAdvertisement(head: Array("ref: refs/heads/main\n".utf8))
+        let symbolic = try reader.dumbAdvertisement(head: Array("ref: refs/heads/main\n".utf8))
         #expect(symbolic.refs.map(\.name) == ["HEAD", "refs/heads/main", "refs/tags/v1", "refs/tags/v1^{}"])
         #expect(symbolic.refs.first?.objectID == Self.oid)
         #expect(symbolic.symrefs.map(\.target) == ["refs/heads/main"])
         #expect(
-            reader.dumbAdvertisement(head: Array("ref: refs/heads/gone\n".utf8)).refs.first?.name == "refs/heads/main"
+            try reader.dumbAdvertisement(head: Array("ref: refs/heads/gone\n".utf8)).refs.first?.name
+                == "refs/heads/main"
         )
         #expect(
-            reader.dumbAdvertisement(head: Array("\(Self.other)\n".utf8)).refs.first
+            try reader.dumbAdvertisement(head: Array("\(Self.other)\n".utf8)).refs.first
                 == AdvertisedRef(objectID: Self.other, name: "HEAD")
         )
-        #expect(reader.dumbAdvertisement(head: nil).refs.count == 3)
+        #expect(try reader.dumbAdvertisement(head: nil).refs.count == 3)
     }
 
     @Test func whatIsNotARepositoryIsSaidSo() throws {
@@ -173,6 +174,50 @@ struct InfoRefsReaderTests {
         {
             try GitRemote("ssh://git:pw@example.org/r.git")
         }
+    }
+
+    @Test func noPasswordReachesAMessage() {
+        for text in [
+            "https://alice:s3cr#t@github.com/x.git", "https://alice:1234#x@github.com/x.git",
+            "https:alice:s3cret@host/r", "https://alice:s3/cret@host/r.git", "git://u:s3cret@host:9418/x",
+            "git://u:s3/cret@host/x", "ssh://u:s3cret@host/r", "https://u:s3cret@ho st/r\n",
+        ] {
+            do {
+                _ = try GitRemote(text)
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(!error.description.contains("s3"), "\(error.description)")
+            }
+        }
+        #expect(throws: GitWireError.self) { try GitHTTPURL("https://a%3Ab@example.org/r.git") }
+        #expect(throws: GitWireError.self) { try GitHTTPURL("https://x%0Ahost=evil@example.org/r.git") }
+    }
+
+    @Test func refsOnlyKeepsWhatGitCallsAWellFormedName() {
+        var advertisement = RefAdvertisement(protocolVersion: 0)
+        let names = [
+            "HEAD", "refs/heads/main", "refs/stash", "refs/tags/v1^{}", "refs/heads/a..b", "refs/heads/x.lock",
+            "refs/heads/.hidden", "refs/heads/sp ace", "refs/heads/a@{b", "refs/heads/ok@b", "refs/heads/end.",
+            "refs/heads//double", "refs/notes/commits", "refs/heads/tilde~1", "refs/heads/q?", "refs/heads/caf\u{E9}",
+            "refs/heads/a.lock/b", "refs/heads/dot.ok",
+        ]
+        advertisement.refs = names.map { AdvertisedRef(objectID: Self.oid, name: $0) }
+        let listed = advertisement.listed(refsOnly: true).map(\.name)
+        #expect(
+            listed == [
+                "refs/heads/main", "refs/heads/ok@b", "refs/notes/commits", "refs/heads/caf\u{E9}", "refs/heads/dot.ok",
+            ]
+        )
+    }
+
+    @Test func theDumbHeadCountsAgainstTheLimit() throws {
+        var reader = try InfoRefsReader(contentType: "text/plain", address: "a", limits: GitLimits(maximumRefs: 2))
+        _ = try reader.read(Array("\(Self.oid)\trefs/heads/main\n\(Self.oid)\trefs/heads/b\n".utf8))
+        try reader.finish()
+        #expect(try reader.dumbAdvertisement(head: nil).refs.count == 2)
+        #expect(throws: GitWireError.self) { try reader.dumbAdvertisement(head: Array("ref: refs/heads/main".utf8)) }
+        var bounded = try InfoRefsReader(contentType: "text/plain", address: "a", limits: GitLimits(maximumBytes: 10))
+        #expect(throws: GitWireError.self) { _ = try bounded.read(Array("\(Self.oid)\n".utf8)) }
     }
 
     @Test func aCredentialNeverShowsItsPassword() {

@@ -104,6 +104,7 @@ struct SmartHTTPTests {
                         ("full.git", everyOption), ("many.git", [[], ["--tags", "--symref"]]),
                         ("detached.git", [["--symref"]]), ("empty.git", [[], ["--symref"]]),
                         ("shallow.git", [["--symref"]]), ("sha256.git", [["--symref"]]),
+                        ("odd.git", [[], ["--refs"], ["--refs", "--heads"]]),
                     ]
                     for (repository, flagSets) in cases {
                         for version in [0, 2] {
@@ -134,7 +135,8 @@ struct SmartHTTPTests {
                     for patterns in [
                         ["main"], ["ain"], ["heads/*"], ["*tag*"], ["annotated"], ["annotated^{}"], ["[a-f]*"],
                         ["[!a-f]*"], ["?ain"], ["tags/*", "HEAD"], ["refs/heads/main"], ["[[:upper:]]*"],
-                        ["light", "feature"], ["\\main"], ["[unclosed"], ["*"],
+                        ["light", "feature"], ["\\main"], ["[unclosed"], ["*"], ["[a-c-e]*"], ["[--z]*"],
+                        ["[!-a]*"], ["[]a]*"],
                     ] {
                         for flags in [[], ["--tags"]] {
                             let expected = try await theirs(url, flags, patterns, protocolVersion: 2)
@@ -262,21 +264,31 @@ struct SmartHTTPTests {
                         )
                     }
                     let forbidden = try GitHTTPURL(server.url("forbidden/full.git"))
-                    await #expect(throws: GitWireError.forbidden(forbidden.description, credentialsSent: true)) {
+                    // Refused without being asked for credentials: they were not sent.
+                    await #expect(throws: GitWireError.forbidden(forbidden.description, credentialsSent: false)) {
                         _ = try await git.lsRemote(forbidden)
                     }
                     let missing = try GitHTTPURL(server.url("no-such.git"))
                     await #expect(throws: GitWireError.notFound(missing.description)) {
                         _ = try await git.lsRemote(missing)
                     }
-                    // Moved to another origin (localhost, not 127.0.0.1): it answers, and never
-                    // sees the credential, neither on the redirect nor on the ls-refs after it.
-                    let moved = try await git.lsRemote(try GitHTTPURL(server.url("moved/full.git")), symref: true)
+                    // A repository that never asks for credentials never sees them.
+                    let before = server.log.requests.count
+                    _ = try await git.lsRemote(try GitHTTPURL(server.url("full.git")))
+                    #expect(server.log.requests.dropFirst(before).allSatisfy { $0.authorization == nil })
+                    // Asked for them, then moved to another origin (localhost, not 127.0.0.1):
+                    // the new origin answers and never sees the credential, neither on the
+                    // redirect nor on the ls-refs after it.
+                    let moved = try await git.lsRemote(
+                        try GitHTTPURL(server.url("private-moved/full.git")),
+                        symref: true
+                    )
                     #expect(moved.symrefs.first?.target == "refs/heads/main")
                     let atLocalhost = server.log.requests.filter { $0.host.hasPrefix("localhost") }
                     #expect(atLocalhost.map(\.method) == ["GET", "POST"])
                     #expect(atLocalhost.allSatisfy { $0.authorization == nil })
-                    #expect(server.log.requests.contains { $0.target.hasPrefix("/moved/") && $0.authorization != nil })
+                    let asked = server.log.requests.filter { $0.target.hasPrefix("/private-moved/") }
+                    #expect(asked.map { $0.authorization != nil } == [false, true], "sent once asked, not before")
                 }
                 #expect(!right.description.contains(GitHTTPServer.password))
                 #expect(!"\(right)".contains(GitHTTPServer.password) && !String(reflecting: right).contains("s3cret"))
@@ -312,6 +324,11 @@ struct SmartHTTPTests {
                         guard case .malformed(_, let reason) = error as? GitWireError else { return false }
                         return reason.contains("HTML page")
                     }
+                    // Bytes after the capabilities' flush are dropped: ls-refs follows.
+                    let trailing = try await git.lsRemote(try GitHTTPURL(server.url("trailing/full.git")), symref: true)
+                    #expect(trailing.protocolVersion == 2)
+                    #expect(trailing.symrefs.first?.target == "refs/heads/main")
+                    #expect(trailing.refs.contains { $0.name == "refs/tags/tag-of-tag^{}" })
                     let wrongResult = try GitHTTPURL(server.url("wrong-result/full.git"))
                     await #expect {
                         _ = try await git.lsRemote(wrongResult, protocolVersion: 2)

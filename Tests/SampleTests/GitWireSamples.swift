@@ -64,7 +64,7 @@ enum GitWireSamples {
         try await AsyncHTTPClientTransport.withTransport { transport in
             let git = HTTPGitClient(client: HTTPClient(transport: transport))
             let url = try GitHTTPURL("https://github.com/apple/swift-nio.git")
-            for try await ref in git.refs(url, tags: true) {
+            for try await ref in git.refs(url, tags: true) where ref.name.hasPrefix("refs/tags/") {
                 print(ref.objectID, ref.name)
             }
         }

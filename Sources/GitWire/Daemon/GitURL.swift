@@ -15,35 +15,43 @@ public struct GitURL: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``GitWireError/invalidURL(_:reason:)`` for another scheme, a missing host or
     ///   path, a bad port, or a NUL, newline or other control byte anywhere in it.
     public init(_ text: String) throws(GitWireError) {
+        // Messages never show what could be a password.
+        let shown = GitHTTPURL.withoutUserInfo(text)
         guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
-            throw .invalidURL(text.debugDescription, reason: "it contains a control character (NUL, newline…)")
+            throw .invalidURL(
+                shown.debugDescription,
+                reason: "it contains a control character (NUL, newline…)"
+            )
         }
-        guard text.hasPrefix("git://") else { throw .invalidURL(text, reason: "only git:// is supported") }
+        guard text.hasPrefix("git://") else { throw .invalidURL(shown, reason: "only git:// is supported") }
         let rest = text.dropFirst(6)
         guard let slash = rest.firstIndex(of: "/") else {
-            throw .invalidURL(text, reason: "there is no repository path")
+            throw .invalidURL(shown, reason: "there is no repository path")
         }
         var authority = rest[..<slash]
+        guard !authority.contains("@") else {
+            throw .invalidURL(shown, reason: "git:// has no user or password; leave them out of the address")
+        }
         let path = String(rest[slash...])
         var port = Self.defaultPort
         if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
             let after = authority[authority.index(after: close)...]
             if after.hasPrefix(":") {
                 guard let value = Int(after.dropFirst()), (1...65535).contains(value) else {
-                    throw .invalidURL(text, reason: "the port is not a number from 1 to 65535")
+                    throw .invalidURL(shown, reason: "the port is not a number from 1 to 65535")
                 }
                 port = value
             }
             authority = authority[authority.index(after: authority.startIndex)..<close]
         } else if let colon = authority.lastIndex(of: ":") {
             guard let value = Int(authority[authority.index(after: colon)...]), (1...65535).contains(value) else {
-                throw .invalidURL(text, reason: "the port is not a number from 1 to 65535")
+                throw .invalidURL(shown, reason: "the port is not a number from 1 to 65535")
             }
             port = value
             authority = authority[..<colon]
         }
-        guard !authority.isEmpty else { throw .invalidURL(text, reason: "there is no host") }
-        guard path.count > 1 else { throw .invalidURL(text, reason: "there is no repository path") }
+        guard !authority.isEmpty else { throw .invalidURL(shown, reason: "there is no host") }
+        guard path.count > 1 else { throw .invalidURL(shown, reason: "there is no repository path") }
         self.host = String(authority)
         self.port = port
         self.path = path

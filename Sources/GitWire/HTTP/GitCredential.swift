@@ -1,7 +1,7 @@
 import Foundation
 
 /// A user name and a password or token for a repository served over HTTP, sent with HTTP Basic
-/// authentication as git sends it, and only to the repository's own origin.
+/// authentication as git sends it: once the repository asks (401), and only to its own origin.
 ///
 /// Its descriptions and mirror leave the password out, so printing or logging a credential
 /// shows no secret.

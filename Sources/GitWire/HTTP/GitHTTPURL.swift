@@ -32,6 +32,12 @@ public struct GitHTTPURL: Sendable, Hashable, CustomStringConvertible {
         else {
             throw .invalidURL(shown, reason: "it is not an http:// or https:// URL")
         }
+        // Decoded, the user name goes into a credential helper's lines and a Basic credential:
+        // a line break there could ask the helper about another host (CVE-2020-5260), a colon
+        // would end the user name early.
+        if let user = components.user, user.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x3A }) {
+            throw .invalidURL(shown, reason: "its user name holds a control character or a colon once decoded")
+        }
         guard components.password == nil else {
             throw .invalidURL(
                 shown,
@@ -82,12 +88,17 @@ public struct GitHTTPURL: Sendable, Hashable, CustomStringConvertible {
         return URL(string: String(answered.dropLast(suffix.count)))
     }
 
-    /// `text` without what lies between `//` and `@` in its authority (a user and password).
+    /// `text` for messages: when it holds an `@`, everything between the scheme and the last
+    /// `@` is left out, wherever the authority would end, so that no password survives
+    /// (`https://…@host/path`).
     static func withoutUserInfo(_ text: String) -> String {
-        guard let slashes = text.range(of: "//") else { return text }
-        let authorityEnd =
-            text[slashes.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
-        guard let at = text[slashes.upperBound..<authorityEnd].lastIndex(of: "@") else { return text }
-        return String(text[..<slashes.upperBound]) + "…@" + String(text[text.index(after: at)...])
+        guard let at = text.lastIndex(of: "@") else { return text }
+        var prefix = ""
+        if let slashes = text.range(of: "//"), slashes.upperBound <= at {
+            prefix = String(text[..<slashes.upperBound])
+        } else if let colon = text.firstIndex(of: ":"), colon < at {
+            prefix = String(text[...colon])
+        }
+        return prefix + "…@" + String(text[text.index(after: at)...])
     }
 }

@@ -16,19 +16,20 @@ import HTTPTypes
 /// try await AsyncHTTPClientTransport.withTransport { transport in
 ///     let git = HTTPGitClient(client: HTTPClient(transport: transport))
 ///     let url = try GitHTTPURL("https://github.com/apple/swift-nio.git")
-///     for try await ref in git.refs(url, tags: true) {
+///     for try await ref in git.refs(url, tags: true) where ref.name.hasPrefix("refs/tags/") {
 ///         print(ref.objectID, ref.name)
 ///     }
 /// }
 /// ```
 ///
-/// The ``credential`` goes only to the repository's origin (scheme, host and port): the
-/// client's redirects drop it on the way to another origin, and a repository that moved to one
-/// is asked without it.
+/// The ``credential`` goes, as git sends it, only once the repository's origin (scheme, host
+/// and port) has asked for credentials with a 401, and then only to that origin: a repository
+/// that never asks never sees it, the client's redirects drop it on the way to another origin,
+/// and a repository that moved to one is asked without it.
 public struct HTTPGitClient: Sendable {
     /// Sends the requests.
     public var client: HTTPClient
-    /// Sent to the repository's origin with HTTP Basic authentication, if any.
+    /// Sent to the repository's origin with HTTP Basic authentication once it asks, if any.
     public var credential: GitCredential?
     /// The longest silence: before an answer's head, and between pieces of its body.
     public var timeout: Duration
@@ -40,6 +41,10 @@ public struct HTTPGitClient: Sendable {
 
     /// The most a dumb repository's `HEAD` file may hold.
     static let longestHeadFile = 4096
+
+    /// The most bytes read and dropped after the end of an answer before its transfer is
+    /// stopped.
+    static let longestTrailer = 64 << 10
 
     /// A client on `client` that sends `credential` to the repository, gives up after
     /// `timeout` of silence or `deadline` in all, and reads at most `limits`. Durations are
@@ -59,6 +64,9 @@ public struct HTTPGitClient: Sendable {
     }
 
     /// The refs of `url` as they arrive; see ``lsRemote(_:protocolVersion:heads:tags:symref:onRef:)``.
+    ///
+    /// `heads` and `tags` shape the request: a server on protocol v0 or the dumb protocol
+    /// sends every ref whatever they say, so filter by name where only those count.
     public func refs(
         _ url: GitHTTPURL,
         protocolVersion: Int = 2,
@@ -136,11 +144,17 @@ extension HTTPGitClient {
         let end: ContinuousClock.Instant
         let timeout: Duration
         let deadline: Duration
+        /// The repository's origin, as the client sends to it (its host in IDNA form): the only
+        /// one the credential goes to.
+        let origin: Origin?
         /// Where the repository is after the redirects of its `info/refs` request.
         var base: URL
         var received = 0
         /// The reader of the v2 capability advertisement, which goes on with `ls-refs`.
         var packets: AdvertisementReader
+        /// Whether the repository's origin asked for credentials (401): from then on the
+        /// credential goes with every request to it, as git sends it.
+        var challenged = false
 
         init(client: HTTPGitClient, url: GitHTTPURL) {
             git = client
@@ -151,6 +165,7 @@ extension HTTPGitClient {
             end = ContinuousClock.now.advanced(by: deadline)
             base = url.url
             packets = AdvertisementReader(address: url.description, limits: client.limits)
+            origin = Origin(client.client, Endpoint<Data>(url: url.infoRefs))
         }
 
         /// The answer to `info/refs`: v0's refs, v2's capabilities (protocol version 2, no refs
@@ -167,7 +182,17 @@ extension HTTPGitClient {
             headers[.cacheControl] = "no-cache"
             if protocolVersion == 2 { headers[.gitProtocol] = "version=2" }
             let response = try await open(Endpoint<Data>(url: url.infoRefs, headers: headers))
-            if let redirected = GitHTTPURL.base(redirectedTo: response.url) { base = redirected }
+            // As git does: the repository is where `info/refs` answered, which must still be an
+            // `info/refs` address.
+            guard let answered = GitHTTPURL.base(redirectedTo: response.url) else {
+                response.body.cancel()
+                throw .malformed(
+                    address,
+                    reason: "it redirected to \(RequestSummary(method: "GET", url: response.url).url), which is not "
+                        + "a repository's info/refs address"
+                )
+            }
+            base = answered
             var reader = try InfoRefsReader(
                 contentType: response.head.headerFields[.contentType],
                 address: address,
@@ -182,7 +207,7 @@ extension HTTPGitClient {
                 packets = reader.packets
                 return packets.advertisement
             }
-            let advertisement = reader.dumbAdvertisement(head: try await headFile())
+            let advertisement = try reader.dumbAdvertisement(head: try await headFile())
             for ref in advertisement.refs { onRef(ref) }
             return advertisement
         }
@@ -235,63 +260,89 @@ extension HTTPGitClient {
             advertisement = packets.advertisement
         }
 
-        /// A dumb repository's `HEAD` file, or `nil` when it cannot be read (git then lists no
-        /// `HEAD`).
+        /// A dumb repository's `HEAD` file, or `nil` when it cannot be had (git then lists no
+        /// `HEAD`): not found, refused, too long, or failed for any reason but the limits.
         private mutating func headFile() async throws(GitWireError) -> [UInt8]? {
             let response: StreamedResponse
             do {
                 response = try await open(Endpoint<Data>(url: base.appendingPathComponent("HEAD")))
-            } catch .notFound, .forbidden, .unauthorized, .unexpectedStatus {
+            } catch .limitExceeded(let address, let reason) {
+                throw .limitExceeded(address, reason: reason)
+            } catch {
                 return nil
             }
             var bytes: [UInt8] = []
-            let address = address
-            try await read(response.body) { chunk throws(GitWireError) in
-                guard bytes.count + chunk.count <= HTTPGitClient.longestHeadFile else {
-                    throw .malformed(
-                        address,
-                        reason: "its HEAD file is longer than \(HTTPGitClient.longestHeadFile) bytes"
-                    )
+            var tooLong = false
+            do {
+                try await read(response.body) { chunk throws(GitWireError) in
+                    guard bytes.count + chunk.count <= HTTPGitClient.longestHeadFile else {
+                        tooLong = true
+                        return false
+                    }
+                    bytes += chunk
+                    return true
                 }
-                bytes += chunk
-                return true
+            } catch .limitExceeded(let address, let reason) {
+                throw .limitExceeded(address, reason: reason)
+            } catch {
+                return nil
             }
-            return bytes
+            return tooLong ? nil : bytes
         }
 
         // MARK: - Requests
 
         private static let resultType = "application/x-git-upload-pack-result"
 
-        /// Sends `endpoint` with the time left, and the credential if it goes to the
-        /// repository's origin.
-        private func open(_ endpoint: Endpoint<Data>) async throws(GitWireError) -> StreamedResponse {
-            var endpoint = endpoint
-            let sendsCredential = git.credential != nil && Self.isSameOrigin(endpoint, url.url)
+        /// Sends `endpoint` with the time left. The credential goes with it when the endpoint is
+        /// at the repository's origin and that origin has asked for credentials; a 401 from the
+        /// origin, when the credential was not sent, sends the request again with it.
+        private mutating func open(_ endpoint: Endpoint<Data>) async throws(GitWireError) -> StreamedResponse {
+            let toOrigin = origin != nil && Origin(git.client, endpoint) == origin
+            let sendsCredential = challenged && toOrigin && git.credential != nil
+            var request = endpoint
             if sendsCredential, let credential = git.credential {
-                endpoint.headers[.authorization] = credential.authorization
+                request.headers[.authorization] = credential.authorization
             }
             let left = ContinuousClock.now.duration(to: end)
             guard left > .zero else { throw .timedOut(address, after: deadline) }
             do {
-                return try await git.client.stream(endpoint, timeout: left, idleTimeout: timeout)
+                return try await git.client.stream(request, timeout: left, idleTimeout: timeout)
+            } catch .unauthorized(let failure) {
+                // Asked by the repository's origin itself (not a host a redirect led to).
+                let askedByOrigin = Origin(failure.answeredURL) == origin
+                if askedByOrigin, !sendsCredential, git.credential != nil {
+                    challenged = true
+                    return try await open(endpoint)
+                }
+                throw .unauthorized(address, credentialsSent: askedByOrigin && sendsCredential)
             } catch {
                 throw explain(error, credentialsSent: sendsCredential)
             }
         }
 
-        /// Reads `body` piece by piece into `take` until it returns `false` or the body ends,
+        /// Reads `body` piece by piece into `take` until it returns `false`, then to its end,
         /// counting the bytes against the limits as they arrive.
+        ///
+        /// The body is read to its end, as git reads it, so that its connection can carry the
+        /// next request (v2's `ls-refs` after the capabilities): bytes after the answer's end
+        /// are dropped, and past ``longestTrailer`` of them the transfer is stopped instead.
         private mutating func read(
             _ body: StreamedResponse.Body,
             _ take: (Data) throws(GitWireError) -> Bool
         ) async throws(GitWireError) {
             do {
+                var complete = false
+                var trailing = 0
                 for try await chunk in body {
                     received += chunk.count
                     try git.limits.check(bytes: received, address: address)
-                    // Bytes after the end of the answer are not read: the transfer stops.
-                    guard try take(chunk) else { return }
+                    if complete {
+                        trailing += chunk.count
+                        if trailing > HTTPGitClient.longestTrailer { return }
+                    } else {
+                        complete = !(try take(chunk))
+                    }
                 }
             } catch let error as GitWireError {
                 body.cancel()
@@ -307,7 +358,8 @@ extension HTTPGitClient {
         private func explain(_ error: RequestError, credentialsSent: Bool) -> GitWireError {
             switch error {
             case .invalidURL(_, let reason):
-                return .invalidURL(address, reason: reason)
+                // The addresses sent are made from a checked one: this one came from a redirect.
+                return .malformed(address, reason: "it redirected to an address that cannot be used: \(reason)")
             case .insecureConnection(let request, let reason):
                 return .refused(address, host: request.host, reason: reason.refusal(of: request))
             case .transport(let failure):
@@ -333,21 +385,33 @@ extension HTTPGitClient {
             }
         }
 
-        /// Whether `endpoint` goes to `origin`'s scheme, host and port.
-        private static func isSameOrigin(_ endpoint: Endpoint<Data>, _ origin: URL) -> Bool {
-            func defaultPort(_ scheme: String) -> Int { scheme == "https" ? 443 : 80 }
-            guard let components = URLComponents(url: origin, resolvingAgainstBaseURL: false),
-                let scheme = components.scheme?.lowercased(), let host = components.encodedHost
-            else { return false }
-            let endpointScheme = endpoint.scheme.lowercased()
-            return endpointScheme == scheme && endpoint.host.lowercased() == host.lowercased()
-                && (endpoint.port ?? defaultPort(endpointScheme)) == (components.port ?? defaultPort(scheme))
-        }
-
         /// `duration` between a millisecond and a year.
         private static func bounded(_ duration: Duration) -> Duration {
             max(.milliseconds(1), min(duration, .seconds(365 * 24 * 3600)))
         }
+    }
+}
+
+/// A scheme, host and port, read from a URL as the client sends it.
+private struct Origin: Equatable {
+    let scheme: String
+    let host: String
+    let port: Int
+
+    /// The origin of `url` (a request's URL as the client prepared it).
+    init?(_ url: String) {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            let host = components.encodedHost?.lowercased()
+        else { return nil }
+        self.scheme = scheme
+        self.host = host
+        port = components.port ?? (scheme == "https" ? 443 : 80)
+    }
+
+    /// The origin `client` sends `endpoint` to, its host in the form it goes on the wire.
+    init?(_ client: HTTPClient, _ endpoint: Endpoint<Data>) {
+        guard let prepared = try? client.prepare(endpoint) else { return nil }
+        self.init(prepared.summary.url)
     }
 }
 

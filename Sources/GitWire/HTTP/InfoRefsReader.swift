@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Memory stays bounded by one packet or one line (at most 65520 bytes) beyond what the
-/// advertisement holds, and the ``GitLimits`` bound that.
+/// advertisement holds, and the ``GitLimits`` bound that and the bytes read.
 public struct InfoRefsReader: Sendable {
     /// How the server answered.
     public enum Kind: Sendable, Hashable {
@@ -29,6 +29,8 @@ public struct InfoRefsReader: Sendable {
     public private(set) var packets: AdvertisementReader
     /// The refs of a dumb `info/refs` file, read so far.
     public private(set) var dumbRefs: [AdvertisedRef] = []
+    /// The bytes of the body read so far.
+    public private(set) var byteCount = 0
     private var decoder = PktLineDecoder()
     private var header = Header.expected
     private var line: [UInt8] = []
@@ -77,6 +79,8 @@ public struct InfoRefsReader: Sendable {
     /// - Throws: ``GitWireError`` for a malformed answer, an `ERR` packet, or more than the
     ///   limits allow.
     public mutating func read(_ bytes: some Collection<UInt8>) throws(GitWireError) -> ArraySlice<AdvertisedRef> {
+        byteCount += bytes.count  // a collection in memory: far from overflowing
+        try limits.check(bytes: byteCount, address: address)
         switch kind {
         case .dumb:
             try readDumb(bytes)
@@ -111,7 +115,10 @@ public struct InfoRefsReader: Sendable {
     /// first, from the `HEAD` file's bytes (`ref: <name>`, resolved against the refs, or an
     /// object id), then the `info/refs` lines in order. Without a `HEAD` file, or when it names a
     /// ref that is not there, `HEAD` is left out.
-    public func dumbAdvertisement(head: [UInt8]?) -> RefAdvertisement {
+    ///
+    /// - Throws: ``GitWireError/limitExceeded(_:reason:)`` when `HEAD` makes one ref more than
+    ///   the limits allow.
+    public func dumbAdvertisement(head: [UInt8]?) throws(GitWireError) -> RefAdvertisement {
         var advertisement = RefAdvertisement(protocolVersion: 0)
         var text = head ?? []
         while let last = text.last, last == 0x20 || (0x09...0x0D).contains(last) { text.removeLast() }
@@ -124,6 +131,7 @@ public struct InfoRefsReader: Sendable {
         } else if AdvertisementReader.isObjectID(text) {
             advertisement.refs.append(AdvertisedRef(objectID: String(decoding: text, as: UTF8.self), name: "HEAD"))
         }
+        try limits.check(refs: advertisement.refs.count + dumbRefs.count, address: address)
         advertisement.refs += dumbRefs
         return advertisement
     }

@@ -85,7 +85,8 @@ public struct RefAdvertisement: Sendable, Hashable {
     }
 
     /// The refs `git ls-remote` lists with these options, in order: under `refs/heads/` or
-    /// `refs/tags/` when asked, no peeled tags or pseudo-refs with `refsOnly`, ending with one
+    /// `refs/tags/` when asked, with `refsOnly` only well-formed names under `refs/` (no peeled
+    /// tags, pseudo-refs or one-level names such as `refs/stash`), ending with one
     /// of `patterns` when there are any, and never an unborn ref (protocol v2 names them with
     /// no object id; git prints nothing for them).
     public func listed(
@@ -110,8 +111,39 @@ public struct RefAdvertisement: Sendable, Hashable {
             let matches = (heads && ref.name.hasPrefix("refs/heads/")) || (tags && ref.name.hasPrefix("refs/tags/"))
             guard matches else { return false }
         }
-        if refsOnly, ref.isPeeled || !ref.name.hasPrefix("refs/") { return false }
+        // `--refs`: git keeps a name under `refs/` whose rest is a well-formed ref name of two
+        // components or more, which leaves out peeled tags (`^{}`) and `refs/stash`.
+        if refsOnly, !ref.name.hasPrefix("refs/") || !Self.isWellFormed(ref.name.utf8.dropFirst(5)) { return false }
         return !ref.objectID.isEmpty && RefPattern.matches(ref.name, anyOf: patterns)
+    }
+
+    /// git's `check_refname_format(name, 0)`: components separated by `/`, none empty, none
+    /// starting with `.` or ending with `.lock`; no `..`, `@{`, control character, space, `~`,
+    /// `^`, `:`, `?`, `*`, `[` or `\`; not `@`, not ending with `.`; two components or more.
+    static func isWellFormed(_ name: Substring.UTF8View) -> Bool {
+        guard !name.elementsEqual("@".utf8), name.last != UInt8(ascii: ".") else { return false }
+        var components = 0
+        for component in name.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard !component.isEmpty, component.first != UInt8(ascii: "."), !component.elementsEqual(".lock".utf8),
+                !(component.count > 5 && component.suffix(5).elementsEqual(".lock".utf8))
+            else { return false }
+            var last: UInt8 = 0
+            for byte in component {
+                switch byte {
+                case 0x00...0x1F, 0x7F, UInt8(ascii: " "), UInt8(ascii: "~"), UInt8(ascii: "^"), UInt8(ascii: ":"),
+                    UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "["), UInt8(ascii: "\\"):
+                    return false
+                case UInt8(ascii: ".") where last == UInt8(ascii: "."):
+                    return false
+                case UInt8(ascii: "{") where last == UInt8(ascii: "@"):
+                    return false
+                default:
+                    last = byte
+                }
+            }
+            components += 1
+        }
+        return components >= 2
     }
 
     /// What each symbolic ref points to, the first the server named for it.
