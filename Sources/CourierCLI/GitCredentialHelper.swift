@@ -8,6 +8,9 @@ import Glibc
 /// A git credential helper, asked as git asks it (gitcredentials(7)): the command is run by
 /// `/bin/sh` with `get` added, told `protocol=` and `host=` (and `username=` when the URL has
 /// one) on its standard input, and answers `username=` and `password=` lines.
+///
+/// The helper's answer holds the secret: it is never shown, nor is the command (an inline
+/// helper may hold one too).
 struct GitCredentialHelper {
     /// The command, as `credential.helper = !…` takes it.
     let command: String
@@ -20,32 +23,35 @@ struct GitCredentialHelper {
     /// The helper's credential for `url`.
     ///
     /// - Throws: ``CommandFailure`` when the helper cannot be run, fails, takes too long, or
-    ///   gives no password. Its answer is never shown: it holds the secret.
+    ///   gives no password.
     func credential(for url: GitHTTPURL) async throws -> GitCredential {
-        var question = "protocol=\(url.url.scheme ?? "https")\n"
-        question += "host=\(url.url.host ?? "")\(url.url.port.map { ":\($0)" } ?? "")\n"
+        var host = url.url.host ?? ""
+        if host.contains(":") { host = "[\(host)]" }  // an IPv6 address, as git writes it
+        if let port = url.url.port { host += ":\(port)" }
+        var question = "protocol=\(url.url.scheme ?? "https")\nhost=\(host)\n"
         if let username = url.username { question += "username=\(username)\n" }
         question += "\n"
         let answer = try await run(input: Data(question.utf8))
         var username = url.username
         var password: String?
-        for line in String(decoding: answer, as: UTF8.self).split(whereSeparator: \.isNewline) {
-            if line.hasPrefix("username=") { username = String(line.dropFirst(9)) }
-            if line.hasPrefix("password=") { password = String(line.dropFirst(9)) }
+        // Lines end with LF (a CR before it is dropped), as git reads them.
+        for line in answer.split(separator: UInt8(ascii: "\n")) {
+            let text = String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...], as: UTF8.self)
+            if text.hasPrefix("username=") { username = String(text.dropFirst(9)) }
+            if text.hasPrefix("password=") { password = String(text.dropFirst(9)) }
         }
         guard let password, !password.isEmpty else {
-            throw CommandFailure(
-                "The credential helper '\(command)' gave no password for \(url.url.host ?? "the host").",
-                status: .usage
-            )
+            throw CommandFailure("The credential helper gave no password for \(host).", status: .usage)
+        }
+        if let username, username.contains(":") || username.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw CommandFailure("The credential helper gave a user name that cannot be sent.", status: .usage)
         }
         return GitCredential(username: username ?? GitCredential.tokenUsername, password: password)
     }
 
     /// Runs the helper on a thread of its own with `input`; its standard output.
     private func run(input: Data) async throws -> Data {
-        let command = command
-        let timeout = timeout
+        let (command, timeout) = (command, timeout)
         let result: Result<Data, CommandFailure> = await withCheckedContinuation { continuation in
             Thread {
                 continuation.resume(returning: Self.runBlocking(command, input: input, timeout: timeout))
@@ -54,7 +60,12 @@ struct GitCredentialHelper {
         return try result.get()
     }
 
+    /// Runs the helper and reads what it prints until it exits, at most `timeout`: a helper that
+    /// takes longer is killed, and what it started and left running (keeping the pipe open) is
+    /// not waited for.
     private static func runBlocking(_ command: String, input: Data, timeout: Duration) -> Result<Data, CommandFailure> {
+        // A helper that exits without reading its input must not end this process.
+        signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command + " get"]
@@ -66,48 +77,54 @@ struct GitCredentialHelper {
         do {
             try process.run()
         } catch {
-            return .failure(
-                CommandFailure("Could not run the credential helper '\(command)': \(error).", status: .usage)
-            )
+            return .failure(CommandFailure("Could not run the credential helper: \(error).", status: .usage))
         }
-        try? inputPipe.fileHandleForWriting.write(contentsOf: input)
-        try? inputPipe.fileHandleForWriting.close()
-        // A helper that does not finish in time is stopped, which ends its output.
-        let finished = DispatchSemaphore(value: 0)
-        let pid = process.processIdentifier
+        // Written on a thread of its own: a helper that never reads cannot hold this one.
         Thread {
-            if finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) == .timedOut {
-                kill(pid, SIGKILL)
-            }
+            try? inputPipe.fileHandleForWriting.write(contentsOf: input)
+            try? inputPipe.fileHandleForWriting.close()
         }.start()
-        var output = Data()
-        var tooLong = false
-        var buffer = [UInt8](repeating: 0, count: 4096)
         let descriptor = outputPipe.fileHandleForReading.fileDescriptor
+        let end = ContinuousClock.now.advanced(by: timeout)
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var exited = false
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                if output.count + count > longestAnswer {
-                    tooLong = true
-                } else {
+            let left = ContinuousClock.now.duration(to: end)
+            guard left > .zero else {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                return .failure(CommandFailure("The credential helper took longer than --deadline.", status: .usage))
+            }
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(min(Int64(left.components.seconds) * 1000 + 1, exited ? 0 : 50))
+            let ready = poll(&request, 1, milliseconds)
+            if ready > 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    guard output.count + count <= longestAnswer else {
+                        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                        return .failure(
+                            CommandFailure("The credential helper printed more than 64 KiB.", status: .usage)
+                        )
+                    }
                     output.append(contentsOf: buffer[..<count])
+                    continue
                 }
-            } else if count == 0 || errno != EINTR {
+                if count == 0 { break }  // end of output
+                if errno == EINTR { continue }
                 break
             }
+            if ready < 0, errno == EINTR { continue }
+            // Nothing to read: once the helper has exited and the pipe is drained, its answer is
+            // whole, whatever it left running.
+            if exited { break }
+            exited = !process.isRunning
         }
         process.waitUntilExit()
-        finished.signal()
-        if tooLong {
-            return .failure(
-                CommandFailure("The credential helper '\(command)' printed more than 64 KiB.", status: .usage)
-            )
-        }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             return .failure(
                 CommandFailure(
-                    "The credential helper '\(command)' failed (status \(process.terminationStatus)) or took longer "
-                        + "than --deadline.",
+                    "The credential helper failed (status \(process.terminationStatus)).",
                     status: .usage
                 )
             )

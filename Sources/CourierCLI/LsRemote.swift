@@ -14,13 +14,14 @@ struct LsRemote: AsyncParsableCommand {
             Prints the same lines as git ls-remote, for the options both have. A pattern keeps the \
             refs whose name ends with it, in whole path components, with git's wildcards (*, ?, [a-z]).
 
-            A private repository over HTTPS: the token in COURIER_GIT_TOKEN (or the variable \
-            --token-env names), or what a git credential helper gives (--credential-helper), is \
-            sent to the repository's own host and port only, never printed. The user is the one \
-            in the URL (https://alice@host/…), else x-access-token.
+            A private repository over HTTPS: the token in the variable --token-env names, or what \
+            a git credential helper gives (--credential-helper), is sent once the repository asks \
+            for credentials (401), to its own scheme, host and port only, and never printed. The \
+            user is the one in the URL (https://alice@host/…), else x-access-token.
 
             Examples:
               courier ls-remote https://github.com/apple/swift-nio.git --tags '1.*'
+              courier ls-remote https://github.com/me/private.git --token-env GITHUB_TOKEN
               courier ls-remote https://example.org/private.git --credential-helper 'gh auth git-credential'
               courier ls-remote git://127.0.0.1:9418/project.git --heads --symref --protocol 2
             """
@@ -82,7 +83,7 @@ struct LsRemote: AsyncParsableCommand {
 
     @Option(
         name: .customLong("token-env"),
-        help: "Send the token in this environment variable (default: COURIER_GIT_TOKEN, when set)."
+        help: "Send the token in this environment variable when the repository asks for credentials."
     )
     var tokenVariable: String?
 
@@ -101,8 +102,6 @@ struct LsRemote: AsyncParsableCommand {
     static let refCounts = 1...100_000_000
     /// Bytes in an advertisement: a pkt-line to 16 GiB.
     static let byteCounts = 4...(16 << 30)
-    /// The variable read for a token when no other is named.
-    static let defaultTokenVariable = "COURIER_GIT_TOKEN"
 
     func validate() throws {
         if let protocolVersion, protocolVersion != 0, protocolVersion != 2 {
@@ -132,7 +131,10 @@ struct LsRemote: AsyncParsableCommand {
                 advertisement = try await http(target, credential: credential, limits: limits)
             }
         } catch {
-            throw CommandFailure(Self.message(for: error), status: Self.status(for: error))
+            throw CommandFailure(
+                Self.message(for: error, credentialGiven: credential != nil),
+                status: Self.status(for: error)
+            )
         }
         let patterns = patterns.map(RefPattern.init)
         if json {
@@ -217,12 +219,11 @@ struct LsRemote: AsyncParsableCommand {
             return try await GitCredentialHelper(command: credentialHelper, timeout: .seconds(deadline))
                 .credential(for: target)
         }
-        let variable = tokenVariable ?? Self.defaultTokenVariable
-        guard let token = CommandContext.environment[variable], !token.isEmpty else {
-            if let tokenVariable {
-                throw CommandFailure("--token-env \(tokenVariable): the variable is not set.", status: .usage)
-            }
-            return nil
+        // Only a variable named here: a token in the environment is never sent to a host the
+        // command line did not choose it for.
+        guard let tokenVariable else { return nil }
+        guard let token = CommandContext.environment[tokenVariable], !token.isEmpty else {
+            throw CommandFailure("--token-env \(tokenVariable): the variable is not set.", status: .usage)
         }
         return GitCredential(token: token, username: target.username)
     }
@@ -292,7 +293,7 @@ struct LsRemote: AsyncParsableCommand {
     }
 
     /// The library's message, with the option that changes what it names.
-    static func message(for error: GitWireError) -> String {
+    static func message(for error: GitWireError, credentialGiven: Bool = false) -> String {
         switch error {
         case .timedOut(let address, let duration):
             "No answer from \(address) within \(duration.seconds) s: check the server, or raise --timeout (each step) "
@@ -301,8 +302,14 @@ struct LsRemote: AsyncParsableCommand {
             error.description + " (Options: --max-refs, --max-bytes.)"
         case .refused(_, let host, let reason):
             reason + " --allow-http \(host)."
+        case .unauthorized(let address, credentialsSent: false) where credentialGiven:
+            "\(address) answered from another host it sent the request to, which asked for credentials (HTTP 401): "
+                + "the credential given goes to \(address)'s own host only."
+        case .forbidden(let address, credentialsSent: false) where credentialGiven:
+            "\(address) does not allow access (HTTP 403) and did not ask for credentials (HTTP 401), so the "
+                + "credential given was not sent: check the address."
         case .unauthorized(_, credentialsSent: false), .forbidden(_, credentialsSent: false):
-            error.description + " Set \(defaultTokenVariable), or use --token-env or --credential-helper."
+            error.description + " Use --token-env or --credential-helper."
         default:
             error.description
         }
