@@ -181,6 +181,7 @@ struct InfoRefsReaderTests {
             "https://alice:s3cr#t@github.com/x.git", "https://alice:1234#x@github.com/x.git",
             "https:alice:s3cret@host/r", "https://alice:s3/cret@host/r.git", "git://u:s3cret@host:9418/x",
             "git://u:s3/cret@host/x", "ssh://u:s3cret@host/r", "https://u:s3cret@ho st/r\n",
+            "https://alice:s3cret@\u{301}example.com/r.git", "git://u:s3cret@\u{301}h:9418/x",
         ] {
             do {
                 _ = try GitRemote(text)
@@ -191,6 +192,8 @@ struct InfoRefsReaderTests {
         }
         #expect(throws: GitWireError.self) { try GitHTTPURL("https://a%3Ab@example.org/r.git") }
         #expect(throws: GitWireError.self) { try GitHTTPURL("https://x%0Ahost=evil@example.org/r.git") }
+        #expect(throws: GitWireError.self) { try GitHTTPURL("https://example.org%0Ahost=github.com/r.git") }
+        #expect(throws: GitWireError.self) { try GitHTTPURL("https://a:%FF@example.org/r.git") }
     }
 
     @Test func refsOnlyKeepsWhatGitCallsAWellFormedName() {

@@ -290,6 +290,20 @@ struct SmartHTTPTests {
                     let asked = server.log.requests.filter { $0.target.hasPrefix("/private-moved/") }
                     #expect(asked.map { $0.authorization != nil } == [false, true], "sent once asked, not before")
                 }
+                // A source of credentials is asked once, and only by a repository that asks.
+                let asked = Counter()
+                let source: @Sendable (GitHTTPURL) async -> GitCredential? = { _ in
+                    asked.increment()
+                    return right
+                }
+                try await withClient { plain in
+                    let git = HTTPGitClient(client: plain.client, credentialSource: source, timeout: .seconds(60))
+                    _ = try await git.lsRemote(try GitHTTPURL(server.url("full.git")))
+                    #expect(asked.value == 0)
+                    let listed = try await git.lsRemote(try GitHTTPURL(server.url("private/full.git")))
+                    #expect(listed.refs.contains { $0.name == "refs/heads/main" })
+                    #expect(asked.value == 1)
+                }
                 #expect(!right.description.contains(GitHTTPServer.password))
                 #expect(!"\(right)".contains(GitHTTPServer.password) && !String(reflecting: right).contains("s3cret"))
             }

@@ -29,7 +29,7 @@ public struct GitURL: Sendable, Hashable, CustomStringConvertible {
             throw .invalidURL(shown, reason: "there is no repository path")
         }
         var authority = rest[..<slash]
-        guard !authority.contains("@") else {
+        guard !authority.utf8.contains(UInt8(ascii: "@")) else {
             throw .invalidURL(shown, reason: "git:// has no user or password; leave them out of the address")
         }
         let path = String(rest[slash...])

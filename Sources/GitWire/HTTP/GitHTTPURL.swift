@@ -38,7 +38,7 @@ public struct GitHTTPURL: Sendable, Hashable, CustomStringConvertible {
         if let user = components.user, user.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x3A }) {
             throw .invalidURL(shown, reason: "its user name holds a control character or a colon once decoded")
         }
-        guard components.password == nil else {
+        guard components.percentEncodedPassword == nil else {
             throw .invalidURL(
                 shown,
                 reason: "it holds a password, which process lists and shell histories would show; give it as a "
@@ -47,6 +47,11 @@ public struct GitHTTPURL: Sendable, Hashable, CustomStringConvertible {
         }
         guard let host = components.encodedHost, !host.isEmpty else {
             throw .invalidURL(shown, reason: "there is no host")
+        }
+        // As the HTTP client reads hosts: no percent-encoded byte, which could decode to a line
+        // break in a credential helper's question.
+        guard !host.contains("%") else {
+            throw .invalidURL(shown, reason: "its host holds a percent-encoded byte")
         }
         guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil else {
             throw .invalidURL(shown, reason: "a repository address has no query (?) or fragment (#)")
@@ -90,15 +95,21 @@ public struct GitHTTPURL: Sendable, Hashable, CustomStringConvertible {
 
     /// `text` for messages: when it holds an `@`, everything between the scheme and the last
     /// `@` is left out, wherever the authority would end, so that no password survives
-    /// (`https://…@host/path`).
+    /// (`https://…@host/path`). Read on bytes: a combining mark after `@` hides nothing.
     static func withoutUserInfo(_ text: String) -> String {
-        guard let at = text.lastIndex(of: "@") else { return text }
-        var prefix = ""
-        if let slashes = text.range(of: "//"), slashes.upperBound <= at {
-            prefix = String(text[..<slashes.upperBound])
-        } else if let colon = text.firstIndex(of: ":"), colon < at {
-            prefix = String(text[...colon])
+        let bytes = text.utf8
+        guard let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return text }
+        var prefixEnd = bytes.startIndex
+        if let slashes = bytes.indices.first(where: { index in
+            index < at && bytes[index] == UInt8(ascii: "/") && bytes.index(after: index) < at
+                && bytes[bytes.index(after: index)] == UInt8(ascii: "/")
+        }) {
+            prefixEnd = bytes.index(slashes, offsetBy: 2)
+        } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon < at {
+            prefixEnd = bytes.index(after: colon)
         }
-        return prefix + "…@" + String(text[text.index(after: at)...])
+        let prefix = String(decoding: bytes[..<prefixEnd], as: UTF8.self)
+        let rest = String(decoding: bytes[bytes.index(after: at)...], as: UTF8.self)
+        return prefix + "…@" + rest
     }
 }

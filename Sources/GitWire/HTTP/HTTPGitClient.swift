@@ -31,6 +31,10 @@ public struct HTTPGitClient: Sendable {
     public var client: HTTPClient
     /// Sent to the repository's origin with HTTP Basic authentication once it asks, if any.
     public var credential: GitCredential?
+    /// Asked for a credential when the repository's origin asks for one (401) and there is no
+    /// ``credential``: a credential helper, say. Called at most once a conversation, and never
+    /// for a repository that does not ask; `nil` from it means there is none.
+    public var credentialSource: (@Sendable (GitHTTPURL) async -> GitCredential?)?
     /// The longest silence: before an answer's head, and between pieces of its body.
     public var timeout: Duration
     /// The longest the whole conversation may take, every request included: a server that
@@ -46,18 +50,21 @@ public struct HTTPGitClient: Sendable {
     /// stopped.
     static let longestTrailer = 64 << 10
 
-    /// A client on `client` that sends `credential` to the repository, gives up after
+    /// A client on `client` that sends `credential` (or what `credentialSource` gives) to the
+    /// repository when it asks, gives up after
     /// `timeout` of silence or `deadline` in all, and reads at most `limits`. Durations are
     /// taken between a millisecond and a year.
     public init(
         client: HTTPClient,
         credential: GitCredential? = nil,
+        credentialSource: (@Sendable (GitHTTPURL) async -> GitCredential?)? = nil,
         timeout: Duration = .seconds(10),
         deadline: Duration = .seconds(300),
         limits: GitLimits = .default
     ) {
         self.client = client
         self.credential = credential
+        self.credentialSource = credentialSource
         self.timeout = timeout
         self.deadline = deadline
         self.limits = limits
@@ -155,6 +162,8 @@ extension HTTPGitClient {
         /// Whether the repository's origin asked for credentials (401): from then on the
         /// credential goes with every request to it, as git sends it.
         var challenged = false
+        /// The credential, once known: the client's, or what its source gave when asked.
+        var credential: GitCredential?
 
         init(client: HTTPGitClient, url: GitHTTPURL) {
             git = client
@@ -166,6 +175,7 @@ extension HTTPGitClient {
             base = url.url
             packets = AdvertisementReader(address: url.description, limits: client.limits)
             origin = Origin(client.client, Endpoint<Data>(url: url.infoRefs))
+            credential = client.credential
         }
 
         /// The answer to `info/refs`: v0's refs, v2's capabilities (protocol version 2, no refs
@@ -188,8 +198,8 @@ extension HTTPGitClient {
                 response.body.cancel()
                 throw .malformed(
                     address,
-                    reason: "it redirected to \(RequestSummary(method: "GET", url: response.url).url), which is not "
-                        + "a repository's info/refs address"
+                    reason: "it redirected to \(Redaction.redactingURL(response.url)), which is not a repository's "
+                        + "info/refs address"
                 )
             }
             base = answered
@@ -295,13 +305,14 @@ extension HTTPGitClient {
         private static let resultType = "application/x-git-upload-pack-result"
 
         /// Sends `endpoint` with the time left. The credential goes with it when the endpoint is
-        /// at the repository's origin and that origin has asked for credentials; a 401 from the
-        /// origin, when the credential was not sent, sends the request again with it.
+        /// at the repository's origin and that origin has asked for credentials. A 401 from the
+        /// origin to a request sent there without the credential (found now, or asked of the
+        /// client's source) sends it once more with it.
         private mutating func open(_ endpoint: Endpoint<Data>) async throws(GitWireError) -> StreamedResponse {
             let toOrigin = origin != nil && Origin(git.client, endpoint) == origin
-            let sendsCredential = challenged && toOrigin && git.credential != nil
+            let sendsCredential = challenged && toOrigin && credential != nil
             var request = endpoint
-            if sendsCredential, let credential = git.credential {
+            if sendsCredential, let credential {
                 request.headers[.authorization] = credential.authorization
             }
             let left = ContinuousClock.now.duration(to: end)
@@ -309,11 +320,13 @@ extension HTTPGitClient {
             do {
                 return try await git.client.stream(request, timeout: left, idleTimeout: timeout)
             } catch .unauthorized(let failure) {
-                // Asked by the repository's origin itself (not a host a redirect led to).
+                // Asked by the repository's origin itself (not a host a redirect led to), of a
+                // request addressed to it: the only case that gets the credential, and once.
                 let askedByOrigin = Origin(failure.answeredURL) == origin
-                if askedByOrigin, !sendsCredential, git.credential != nil {
+                if askedByOrigin, toOrigin, !challenged {
                     challenged = true
-                    return try await open(endpoint)
+                    if credential == nil, let source = git.credentialSource { credential = await source(url) }
+                    if credential != nil { return try await open(endpoint) }
                 }
                 throw .unauthorized(address, credentialsSent: askedByOrigin && sendsCredential)
             } catch {
@@ -331,26 +344,31 @@ extension HTTPGitClient {
             _ body: StreamedResponse.Body,
             _ take: (Data) throws(GitWireError) -> Bool
         ) async throws(GitWireError) {
+            var complete = false
             do {
-                var complete = false
                 var trailing = 0
                 for try await chunk in body {
                     received += chunk.count
-                    try git.limits.check(bytes: received, address: address)
                     if complete {
+                        // The answer is whole: what follows it cannot fail it.
                         trailing += chunk.count
-                        if trailing > HTTPGitClient.longestTrailer { return }
-                    } else {
-                        complete = !(try take(chunk))
+                        if trailing > HTTPGitClient.longestTrailer || received > git.limits.maximumBytes {
+                            body.cancel()
+                            return
+                        }
+                        continue
                     }
+                    try git.limits.check(bytes: received, address: address)
+                    complete = !(try take(chunk))
                 }
             } catch let error as GitWireError {
                 body.cancel()
                 throw error
-            } catch let error as RequestError {
-                throw explain(error, credentialsSent: false)
             } catch {
-                throw .connectionLost(address)
+                // Once the answer is whole, a silence or a break after it does not fail it.
+                guard !complete else { return }
+                guard let error = error as? RequestError else { throw .connectionLost(address) }
+                throw explain(error, credentialsSent: false)
             }
         }
 
@@ -373,7 +391,7 @@ extension HTTPGitClient {
             case .unauthorized:
                 return .unauthorized(address, credentialsSent: credentialsSent)
             case .clientError(let failure) where failure.status == 403:
-                return .forbidden(address, credentialsSent: credentialsSent)
+                return .forbidden(address, credentialsSent: credentialsSent && Origin(failure.answeredURL) == origin)
             case .clientError(let failure) where failure.status == 404 || failure.status == 410:
                 return .notFound(address)
             case .clientError(let failure), .serverError(let failure), .unexpectedStatus(let failure):
