@@ -60,12 +60,10 @@ struct GitCredentialHelper {
         return try result.get()
     }
 
-    /// Runs the helper and reads what it prints until it exits, at most `timeout`: a helper that
-    /// takes longer is killed, and what it started and left running (keeping the pipe open) is
-    /// not waited for.
+    /// Runs the helper and reads what it prints until it exits, at most `timeout`: a helper
+    /// still running then is killed with its process group, and a process it started and left
+    /// running (keeping the pipe open) is not waited for.
     private static func runBlocking(_ command: String, input: Data, timeout: Duration) -> Result<Data, CommandFailure> {
-        // A helper that exits without reading its input must not end this process.
-        signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command + " get"]
@@ -79,8 +77,14 @@ struct GitCredentialHelper {
         } catch {
             return .failure(CommandFailure("Could not run the credential helper: \(error).", status: .usage))
         }
-        // Written on a thread of its own: a helper that never reads cannot hold this one.
+        // Written on a thread of its own, so that a helper that never reads cannot hold this
+        // one; SIGPIPE is blocked on that thread only, so a helper that exits without reading
+        // ends the write with EPIPE, not this process.
         Thread {
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
             try? inputPipe.fileHandleForWriting.write(contentsOf: input)
             try? inputPipe.fileHandleForWriting.close()
         }.start()
@@ -88,47 +92,55 @@ struct GitCredentialHelper {
         let end = ContinuousClock.now.advanced(by: timeout)
         var output = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        var exited = false
-        while true {
+        var outputEnded = false
+        while process.isRunning || !outputEnded {
             let left = ContinuousClock.now.duration(to: end)
             guard left > .zero else {
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                if process.isRunning { stop(process) }
                 return .failure(CommandFailure("The credential helper took longer than --deadline.", status: .usage))
             }
+            guard !outputEnded else {
+                // The output is closed but the helper runs on: wait for it, a little at a time.
+                usleep(10_000)
+                continue
+            }
+            let (seconds, attoseconds) = left.components
+            let milliseconds = Int32(clamping: min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 50))
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min(Int64(left.components.seconds) * 1000 + 1, exited ? 0 : 50))
             let ready = poll(&request, 1, milliseconds)
             if ready > 0 {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
                     guard output.count + count <= longestAnswer else {
-                        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                        if process.isRunning { stop(process) }
                         return .failure(
                             CommandFailure("The credential helper printed more than 64 KiB.", status: .usage)
                         )
                     }
                     output.append(contentsOf: buffer[..<count])
-                    continue
+                } else if count == 0 || errno != EINTR {
+                    outputEnded = true
                 }
-                if count == 0 { break }  // end of output
-                if errno == EINTR { continue }
+            } else if ready == 0, !process.isRunning {
+                // Exited, and nothing more to read now: what it left running may hold the pipe
+                // open, and its answer is whole.
                 break
             }
-            if ready < 0, errno == EINTR { continue }
-            // Nothing to read: once the helper has exited and the pipe is drained, its answer is
-            // whole, whatever it left running.
-            if exited { break }
-            exited = !process.isRunning
         }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             return .failure(
-                CommandFailure(
-                    "The credential helper failed (status \(process.terminationStatus)).",
-                    status: .usage
-                )
+                CommandFailure("The credential helper failed (status \(process.terminationStatus)).", status: .usage)
             )
         }
         return .success(output)
+    }
+
+    /// Kills the helper, and its process group when it leads one (Foundation starts children
+    /// in a group of their own on Linux), so that what it started goes too.
+    private static func stop(_ process: Process) {
+        let pid = process.processIdentifier
+        if getpgid(pid) == pid { kill(-pid, SIGKILL) }
+        kill(pid, SIGKILL)
     }
 }

@@ -3,6 +3,7 @@ import Courier
 import CourierAsyncHTTPClient
 import Foundation
 import GitWire
+import Synchronization
 
 /// `courier ls-remote URL [PATTERN…]`: what `git ls-remote` prints, over `git://` or git's smart
 /// (or dumb) HTTP.
@@ -15,9 +16,10 @@ struct LsRemote: AsyncParsableCommand {
             refs whose name ends with it, in whole path components, with git's wildcards (*, ?, [a-z]).
 
             A private repository over HTTPS: the token in the variable --token-env names, or what \
-            a git credential helper gives (--credential-helper), is sent once the repository asks \
-            for credentials (401), to its own scheme, host and port only, and never printed. The \
-            user is the one in the URL (https://alice@host/…), else x-access-token.
+            a git credential helper gives (--credential-helper, asked then), is sent once the \
+            repository asks for credentials (401), to its own scheme, host and port only, and \
+            never printed. The user is the one in the URL (https://alice@host/…), else \
+            x-access-token.
 
             Examples:
               courier ls-remote https://github.com/apple/swift-nio.git --tags '1.*'
@@ -120,19 +122,23 @@ struct LsRemote: AsyncParsableCommand {
             throw CommandFailure(error.description, status: .usage)
         }
         let limits = GitLimits(maximumRefs: maxRefs, maximumBytes: maxBytes)
-        var credential: GitCredential?
-        if case .http(let target) = remote { credential = try await self.credential(for: target) }
+        let token = try self.token(for: remote)
+        // The helper is asked only when the repository asks for credentials, as git asks it.
+        let helper = credentialHelper.map {
+            HelperOutcome(GitCredentialHelper(command: $0, timeout: .seconds(deadline)))
+        }
         let advertisement: RefAdvertisement
         do throws(GitWireError) {
             switch remote {
             case .daemon(let target):
                 advertisement = try await daemon(target, limits: limits)
             case .http(let target):
-                advertisement = try await http(target, credential: credential, limits: limits)
+                advertisement = try await http(target, credential: token, helper: helper, limits: limits)
             }
         } catch {
+            if case .unauthorized(_, credentialsSent: false) = error, let failure = helper?.failure { throw failure }
             throw CommandFailure(
-                Self.message(for: error, credentialGiven: credential != nil),
+                Self.message(for: error, credentialGiven: token != nil || helper?.gaveCredential == true),
                 status: Self.status(for: error)
             )
         }
@@ -176,9 +182,12 @@ struct LsRemote: AsyncParsableCommand {
     private func http(
         _ target: GitHTTPURL,
         credential: GitCredential?,
+        helper: HelperOutcome?,
         limits: GitLimits
     ) async throws(GitWireError) -> RefAdvertisement {
         let result: Result<RefAdvertisement, GitWireError>
+        var source: (@Sendable (GitHTTPURL) async -> GitCredential?)?
+        if let helper { source = { url in await helper.ask(for: url) } }
         do {
             result = try await security.withTransport { transport in
                 let client = HTTPClient(
@@ -188,6 +197,7 @@ struct LsRemote: AsyncParsableCommand {
                 let git = HTTPGitClient(
                     client: client,
                     credential: credential,
+                    credentialSource: source,
                     timeout: .seconds(timeout),
                     deadline: .seconds(deadline),
                     limits: limits
@@ -212,20 +222,48 @@ struct LsRemote: AsyncParsableCommand {
         return try result.get()
     }
 
-    /// The credential the options give for `target`: a token from the environment, or what the
-    /// credential helper answers; none when neither is set.
-    private func credential(for target: GitHTTPURL) async throws -> GitCredential? {
-        if let credentialHelper {
-            return try await GitCredentialHelper(command: credentialHelper, timeout: .seconds(deadline))
-                .credential(for: target)
-        }
+    /// The token `--token-env` names, for an HTTP repository; none for `git://` or without the
+    /// option.
+    private func token(for remote: GitRemote) throws -> GitCredential? {
         // Only a variable named here: a token in the environment is never sent to a host the
         // command line did not choose it for.
-        guard let tokenVariable else { return nil }
+        guard case .http(let target) = remote, let tokenVariable else { return nil }
         guard let token = CommandContext.environment[tokenVariable], !token.isEmpty else {
             throw CommandFailure("--token-env \(tokenVariable): the variable is not set.", status: .usage)
         }
         return GitCredential(token: token, username: target.username)
+    }
+
+    /// A credential helper asked at most once, and what came of it: a credential, or the
+    /// failure to report if the repository then refuses the request.
+    final class HelperOutcome: Sendable {
+        private let helper: GitCredentialHelper
+        private let outcome = Mutex<(credential: Bool, failure: CommandFailure?)>((false, nil))
+
+        init(_ helper: GitCredentialHelper) {
+            self.helper = helper
+        }
+
+        /// The helper's credential for `url`, or `nil` after noting why there is none.
+        func ask(for url: GitHTTPURL) async -> GitCredential? {
+            do {
+                let credential = try await helper.credential(for: url)
+                outcome.withLock { $0.credential = true }
+                return credential
+            } catch let failure as CommandFailure {
+                outcome.withLock { $0.failure = failure }
+            } catch {
+                outcome.withLock {
+                    $0.failure = CommandFailure("The credential helper failed: \(error).", status: .usage)
+                }
+            }
+            return nil
+        }
+
+        /// Whether the helper gave a credential.
+        var gaveCredential: Bool { outcome.withLock { $0.credential } }
+        /// Why the helper gave none, if it was asked and failed.
+        var failure: CommandFailure? { outcome.withLock { $0.failure } }
     }
 
     // MARK: - Output
@@ -239,13 +277,10 @@ struct LsRemote: AsyncParsableCommand {
         symref: Bool = false,
         patterns: [RefPattern] = []
     ) -> String {
-        advertisement.escapedForTerminal().lsRemoteOutput(
-            heads: heads,
-            tags: tags,
-            refsOnly: refsOnly,
-            symref: symref,
-            patterns: patterns
-        )
+        // Chosen by their own names, then escaped for the terminal.
+        var listed = advertisement
+        listed.refs = advertisement.listed(heads: heads, tags: tags, refsOnly: refsOnly, patterns: patterns)
+        return listed.escapedForTerminal().lsRemoteOutput(symref: symref)
     }
 
     /// The refs `git ls-remote` would print, as JSON values.

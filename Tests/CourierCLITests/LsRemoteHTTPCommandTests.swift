@@ -107,6 +107,11 @@ struct LsRemoteHTTPCommandTests {
             #expect(helped.status == 0, "\(helped.stderr)")
             #expect(helped.stdout == token.stdout)
             #expect(!helped.stdout.contains(GitHTTPServer.password) && !helped.stderr.contains(GitHTTPServer.password))
+            // The helper is asked only when the repository asks for credentials.
+            let publicRun = try await Courier.run([
+                "ls-remote", server.url("full.git"), "--credential-helper", "exit 3;",
+            ])
+            #expect(publicRun.status == 0, "\(publicRun.stderr)")
             let failing = try await Courier.run(["ls-remote", url, "--credential-helper", "exit 3;"])
             #expect(failing.status == 2)
             #expect(failing.stderr == "courier: The credential helper failed (status 3).\n")

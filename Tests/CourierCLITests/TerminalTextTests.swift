@@ -107,5 +107,10 @@ struct TerminalTextTests {
                 """
         )
         #expect(LsRemote.output(advertisement, heads: true).split(separator: "\n").count == 2)
+        // Chosen by their own names: a bidi control is a well-formed name for --refs, then escaped.
+        var bidi = RefAdvertisement(protocolVersion: 0)
+        bidi.refs = [AdvertisedRef(objectID: oid, name: "refs/heads/a\u{202E}b")]
+        #expect(LsRemote.output(bidi, refsOnly: true) == "\(oid)\trefs/heads/a\\u{202E}b\n")
+        #expect(LsRemote.output(bidi, patterns: [RefPattern("a\u{202E}b")]) == "\(oid)\trefs/heads/a\\u{202E}b\n")
     }
 }
