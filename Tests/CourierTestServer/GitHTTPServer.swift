@@ -319,25 +319,29 @@ private struct GitHTTPRoutes: Sendable {
 
     /// The service header, then refs without end (until the client leaves or 4 GiB).
     private static func endlessAdvertisement() -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = advertisementType
-        return Response(
-            status: .ok,
-            headers: headers,
-            body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "001e# service=git-upload-pack\n0000"))
-                let payload = String(repeating: "a", count: 40) + " refs/heads/endless\n"
-                let line = String(format: "%04x", payload.utf8.count + 4) + payload
-                let chunk = ByteBuffer(string: String(repeating: line, count: 1000))
-                for _ in 0..<(4 << 30) / chunk.readableBytes { try await writer.write(chunk) }
-                try await writer.finish(nil)
-            }
-        )
+        advertisement { writer in
+            let payload = String(repeating: "a", count: 40) + " refs/heads/endless\n"
+            let line = String(format: "%04x", payload.utf8.count + 4) + payload
+            let chunk = ByteBuffer(string: String(repeating: line, count: 1000))
+            for _ in 0..<(4 << 30) / chunk.readableBytes { try await writer.write(chunk) }
+        }
     }
 
     /// The service header, then a packet of 65520 bytes a byte every 20 ms (for 20 minutes):
     /// never silent long enough for an idle timeout.
     private static func trickle() -> Response {
+        advertisement { writer in
+            for byte in Array("fff0".utf8) + Array(repeating: UInt8(ascii: "b"), count: 65516) {
+                try await writer.write(ByteBuffer(bytes: [byte]))
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
+    /// A smart advertisement's type and service header, then what `rest` writes.
+    private static func advertisement(
+        _ rest: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
+    ) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = advertisementType
         return Response(
@@ -345,10 +349,8 @@ private struct GitHTTPRoutes: Sendable {
             headers: headers,
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "001e# service=git-upload-pack\n0000"))
-                for byte in Array("fff0".utf8) + Array(repeating: UInt8(ascii: "b"), count: 65516) {
-                    try await writer.write(ByteBuffer(bytes: [byte]))
-                    try await Task.sleep(for: .milliseconds(20))
-                }
+                var writer: any ResponseBodyWriter = writer
+                try await rest(&writer)
                 try await writer.finish(nil)
             }
         )
