@@ -16,7 +16,7 @@ import Synchronization
 /// - `/private-moved/<name>.git`: 401 without alice's credentials, then that 301;
 /// - `/downgrade/<name>.git`: a 301 to `http://127.0.0.1:1/…` (cleartext; nothing listens);
 /// - `/html/<name>.git`: a login page, 200 `text/html`;
-/// - `/endless/…`, `/overlong/…`, `/trickle/…`, `/wrong-result/…`, `/trailing/…`: the hostile
+/// - `/endless/…`, `/overlong/…`, `/stall/…`, `/wrong-result/…`, `/trailing/…`: the hostile
 ///   answers their names say.
 ///
 /// ```swift
@@ -165,8 +165,8 @@ private struct GitHTTPRoutes: Sendable {
             return Self.endlessAdvertisement()
         case "overlong":
             return Self.body("001e# service=git-upload-pack\n0000fff1", type: Self.advertisementType)
-        case "trickle":
-            return Self.trickle()
+        case "stall":
+            return Self.stall()
         case "trailing":
             // A v2 capability advertisement and then 100 KiB that belong to no packet; ls-refs
             // is answered by the real backend.
@@ -327,14 +327,13 @@ private struct GitHTTPRoutes: Sendable {
         }
     }
 
-    /// The service header, then a packet of 65520 bytes a byte every 20 ms (for 20 minutes):
-    /// never silent long enough for an idle timeout.
-    private static func trickle() -> Response {
+    /// The service header and the start of a packet, then nothing until the client leaves (or
+    /// the server stops).
+    private static func stall() -> Response {
         advertisement { writer in
-            for byte in Array("fff0".utf8) + Array(repeating: UInt8(ascii: "b"), count: 65516) {
-                try await writer.write(ByteBuffer(bytes: [byte]))
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await writer.write(ByteBuffer(string: "fff0bbbb"))
+            let (never, _) = AsyncStream.makeStream(of: Void.self)
+            for await _ in never {}  // ends when the request's task is cancelled
         }
     }
 

@@ -351,11 +351,11 @@ struct SmartHTTPTests {
                         return reason.contains("'text/plain'")
                     }
                 }
-                // A byte every 20 ms is never silent for the 10 s timeout: the deadline ends it.
+                // A body that stalls before the 10 s silence allowed is ended by the deadline.
                 try await withClient(timeout: .seconds(10), deadline: .seconds(1)) { git in
-                    let trickle = try GitHTTPURL(server.url("trickle/x.git"))
-                    await #expect(throws: GitWireError.timedOut(trickle.description, after: .seconds(1))) {
-                        _ = try await git.lsRemote(trickle)
+                    let stall = try GitHTTPURL(server.url("stall/x.git"))
+                    await #expect(throws: GitWireError.timedOut(stall.description, after: .seconds(1))) {
+                        _ = try await git.lsRemote(stall)
                     }
                 }
             }
