@@ -423,27 +423,25 @@ struct HTTPCacheTests {
     @Test func theDiskTierSurvivesARestartAndDropsDamagedEntries() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
+        @Sendable func entries() throws -> Set<String> {
+            Set(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".entry") })
+        }
         try await TestServer.withRunning { server in
+            // Entries are filed under keyed hashes: the damaged one is the file the second
+            // response added (modification times can tie).
+            let written = Mutex<[Set<String>]>([])
             try await Self.withHarness(cache: try HTTPCache(directory: directory), server: server) { harness in
                 _ = try await harness.get("/cacheable/disk?cc=max-age%3D600")
+                let first = try entries()
                 _ = try await harness.get("/cacheable/damaged?cc=max-age%3D600")
+                let both = try entries()
+                written.withLock { $0 = [first, both] }
             }
+            let (first, files) = written.withLock { ($0.first ?? [], $0.last ?? []) }
             // A new cache on the same directory: what a restarted process sees.
-            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
-                $0.hasSuffix(".entry")
-            }
+            #expect(first.count == 1)
             #expect(files.count == 2)
-            // Entries are filed under keyed hashes: the damaged one is the one written last.
-            let damaged = try #require(
-                files.max { first, second in
-                    func modified(_ name: String) -> Date {
-                        let path = directory.appendingPathComponent(name).path
-                        return (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-                            ?? .distantPast
-                    }
-                    return modified(first) < modified(second)
-                }
-            )
+            let damaged = try #require(files.subtracting(first).first)
             let damagedURL = directory.appendingPathComponent(damaged)
             var bytes = try Data(contentsOf: damagedURL)
             bytes[bytes.count / 2] ^= 0xFF
