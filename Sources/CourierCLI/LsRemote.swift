@@ -124,9 +124,9 @@ struct LsRemote: AsyncParsableCommand {
         let limits = GitLimits(maximumRefs: maxRefs, maximumBytes: maxBytes)
         let token = try self.token(for: remote)
         // The helper is asked only when the repository asks for credentials, as git asks it.
-        let helper = credentialHelper.map {
-            HelperOutcome(GitCredentialHelper(command: $0, timeout: .seconds(deadline)))
-        }
+        // Its time counts in --deadline with the conversation's.
+        let end = ContinuousClock.now.advanced(by: .seconds(deadline))
+        let helper = credentialHelper.map { HelperOutcome(command: $0, end: end) }
         let advertisement: RefAdvertisement
         do throws(GitWireError) {
             switch remote {
@@ -237,17 +237,21 @@ struct LsRemote: AsyncParsableCommand {
     /// A credential helper asked at most once, and what came of it: a credential, or the
     /// failure to report if the repository then refuses the request.
     final class HelperOutcome: Sendable {
-        private let helper: GitCredentialHelper
+        private let command: String
+        private let end: ContinuousClock.Instant
         private let outcome = Mutex<(credential: Bool, failure: CommandFailure?)>((false, nil))
 
-        init(_ helper: GitCredentialHelper) {
-            self.helper = helper
+        /// The helper `command`, to finish by `end`.
+        init(command: String, end: ContinuousClock.Instant) {
+            self.command = command
+            self.end = end
         }
 
         /// The helper's credential for `url`, or `nil` after noting why there is none.
         func ask(for url: GitHTTPURL) async -> GitCredential? {
+            let left = max(.milliseconds(1), ContinuousClock.now.duration(to: end))
             do {
-                let credential = try await helper.credential(for: url)
+                let credential = try await GitCredentialHelper(command: command, timeout: left).credential(for: url)
                 outcome.withLock { $0.credential = true }
                 return credential
             } catch let failure as CommandFailure {
