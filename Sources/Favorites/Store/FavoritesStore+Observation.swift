@@ -27,13 +27,19 @@ extension FavoritesStore {
         let lists = AsyncThrowingStream<[FavoriteMovie], any Error> { continuation in
             let task = Task {
                 do {
+                    // Other processes' writes count from before the first list: one made as
+                    // soon as it is seen is not missed (nor was it, before, only when the
+                    // polling task happened to start after it).
+                    let (probe, version) = try await store.dataVersionProbe()
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for try await favorites in observation.values(in: pool) {
                                 continuation.yield(favorites)
                             }
                         }
-                        group.addTask { try await store.forwardOtherProcessesChanges(every: interval) }
+                        group.addTask {
+                            try await store.forwardOtherProcessesChanges(probe: probe, from: version, every: interval)
+                        }
                         try await group.next()
                         group.cancelAll()
                     }
@@ -53,15 +59,26 @@ extension FavoritesStore {
         return FavoritesUpdates(lists, path: location.path)
     }
 
-    /// Polls `PRAGMA data_version` on a connection of its own (the value is per connection)
-    /// and turns a change into a notification for this process's observers.
-    private func forwardOtherProcessesChanges(every interval: Duration) async throws {
+    /// A connection of its own for `PRAGMA data_version` (the value is per connection), and
+    /// the value now.
+    private func dataVersionProbe() async throws -> (DatabaseQueue, Int?) {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(Self.busyTimeout.timeInterval)
         configuration.label = "favorites.data-version"
         let probe = try DatabaseQueue(path: location.path, configuration: configuration)
-        var version = try await probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }
+        let version = try await probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }
+        return (probe, version)
+    }
+
+    /// Polls `probe`'s `PRAGMA data_version` from `version` on and turns a change into a
+    /// notification for this process's observers.
+    private func forwardOtherProcessesChanges(
+        probe: DatabaseQueue,
+        from version: Int?,
+        every interval: Duration
+    ) async throws {
+        var version = version
         while true {
             try await Task.sleep(for: interval)
             let current = try await probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }
