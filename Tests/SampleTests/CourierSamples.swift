@@ -54,6 +54,21 @@ enum CourierSamples {
     /// Uses a value a sample leaves for the code after it.
     static func keep<Value>(_ value: Value) {}
 
+    // MARK: - Courier.docc/ComingFromURLSession.md
+
+    static func comingFromURLSession(transport: any HTTPTransport, cachesDirectory: URL) throws {
+        let client = HTTPClient(
+            transport: transport,
+            configuration: HTTPClient.Configuration(
+                headers: [.acceptLanguage: "de-DE"],
+                timeout: .seconds(30),
+                cache: try HTTPCache(directory: cachesDirectory),
+                cookies: CookieStore()
+            )
+        )
+        _ = client
+    }
+
     // MARK: - ProxySettings and ProxyServer
 
     static func proxies() throws {

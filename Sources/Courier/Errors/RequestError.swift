@@ -28,7 +28,10 @@ public enum RequestError: Error, Sendable {
     /// `http://` to a host it does not allow, or a redirect from the internet to this machine or
     /// the local network (the reason says which).
     case insecureConnection(RequestSummary, reason: InsecureConnectionReason = .cleartext)
-    /// The connection could not be made or broke before a complete response arrived.
+    /// The connection could not be made or broke before a complete response arrived. This is
+    /// also where no response, or one that is not HTTP, goes ("no or unknown response"):
+    /// ``TransportFailure/Kind/connectionLost`` when the connection ended before a whole head,
+    /// ``TransportFailure/Kind/other`` when something that is not HTTP answered.
     case transport(TransportFailure)
     /// The server answered 401 Unauthorized.
     case unauthorized(HTTPFailure)
