@@ -35,7 +35,7 @@ struct FeedRoutes: Sendable {
             headers: AppResponse.closingStreamHeaders,
             body: ResponseBody { writer in
                 do {
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                    try await request.untilClientLeaves {
                         try await Self.read(source, client: client) { line in try await writer.write(line) }
                     }
                 } catch let error as FeedError {

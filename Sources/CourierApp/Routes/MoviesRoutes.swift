@@ -93,7 +93,7 @@ struct MoviesRoutes: Sendable {
                         }
                         defer { group.cancelAll() }
                         try await withGracefulShutdownHandler {
-                            try await request.body.consumeWithCancellationOnInboundClose { _ in
+                            try await request.untilClientLeaves {
                                 for try await favorites in relay {
                                     try await writer.write(
                                         AppResponse.event("favorites", favorites.map(FavoriteJSON.init))

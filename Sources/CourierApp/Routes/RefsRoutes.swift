@@ -63,7 +63,7 @@ struct RefsRoutes: Sendable {
                     bufferingPolicy: .bufferingOldest(max(1, limits.maximumRefs))
                 )
                 do {
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                    try await request.untilClientLeaves {
                         try await withThrowingTaskGroup(of: RefAdvertisement.self) { group in
                             group.addTask {
                                 defer { sink.finish() }

@@ -62,7 +62,7 @@ struct StoreRoutes: Sendable {
             return AppResponse.json(StorePage(term: term, category: category, found: nil))
         }
         do {
-            var found = try await request.body.consumeWithCancellationOnInboundClose { _ in
+            var found = try await request.untilClientLeaves {
                 try await session.search(term, category: category, sequence: sequence)
             }
             found = found.map(withoutRefusedArtwork)
@@ -100,7 +100,7 @@ struct StoreRoutes: Sendable {
         }
         let loaded: LoadedImage
         do {
-            loaded = try await request.body.consumeWithCancellationOnInboundClose { _ in
+            loaded = try await request.untilClientLeaves {
                 try await artwork.image(for: url)
             }
         } catch ImageError.cancelled {

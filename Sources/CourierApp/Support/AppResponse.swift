@@ -61,7 +61,7 @@ enum AppResponse {
     }()
 
     /// `response`, saying that the connection ends after it. A route that watches for the
-    /// browser leaving (Hummingbird's `consumeWithCancellationOnInboundClose`) stops reading the
+    /// browser leaving (`Request.untilClientLeaves`) stops reading the
     /// connection when it is done, and the server closes it after the response; a client that
     /// is not told may send its next request on it and lose it. (The app serves HTTP/1.1 only;
     /// over HTTP/2 the field is not allowed.)
