@@ -76,10 +76,11 @@ public struct GitHTTPURL: Sendable, Hashable, CustomStringConvertible {
     public var infoRefs: URL { Self.infoRefs(of: url) }
 
     /// Where `ls-refs` is posted (protocol v2): `…/git-upload-pack`.
-    public var uploadPack: URL { url.appendingPathComponent("git-upload-pack") }
+    public var uploadPack: URL { Self.uploadPack(of: url) }
 
-    /// The `HEAD` file of a repository served over the dumb protocol.
-    var head: URL { url.appendingPathComponent("HEAD") }
+    static func uploadPack(of base: URL) -> URL {
+        base.appendingPathComponent("git-upload-pack")
+    }
 
     static func infoRefs(of base: URL) -> URL {
         URL(string: base.absoluteString + "/info/refs?service=git-upload-pack") ?? base

@@ -236,7 +236,7 @@ extension HTTPGitClient {
             headers[.gitProtocol] = "version=2"
             let endpoint = Endpoint<Data>(
                 method: .post,
-                url: base.appendingPathComponent("git-upload-pack"),
+                url: GitHTTPURL.uploadPack(of: base),
                 headers: headers,
                 body: .data(Data(request), contentType: "application/x-git-upload-pack-request")
             )
