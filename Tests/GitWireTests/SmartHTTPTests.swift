@@ -119,9 +119,12 @@ struct SmartHTTPTests {
                     let full = try await theirs(server.url("full.git"), ["--symref"], protocolVersion: 2)
                     #expect(full.hasPrefix("ref: refs/heads/main\tHEAD\n"))
                     #expect(full.contains("refs/tags/tag-of-tag^{}"), "the fixture has a tag of a tag")
-                    // v2 asks the server for the branches only: it sends no tag.
-                    let asked = server.log.requests.filter { $0.method == "POST" }.count
-                    #expect(asked > 0, "protocol v2 posted ls-refs")
+                    // v2 asks the server for the branches only: it sends no tag, where v0 sends all.
+                    let url = try GitHTTPURL(server.url("full.git"))
+                    let branches = try await git.lsRemote(url, protocolVersion: 2, heads: true).refs.map(\.name)
+                    #expect(branches == ["refs/heads/feature", "refs/heads/main"])
+                    let everything = try await git.lsRemote(url, protocolVersion: 0, heads: true).refs.map(\.name)
+                    #expect(everything.contains("refs/tags/annotated") && everything.first == "HEAD")
                 }
             }
         }
@@ -312,44 +315,44 @@ struct SmartHTTPTests {
 
     // MARK: - Hostile servers
 
+    /// Expects listing `url` to fail with a limit error (`overLimit`) or a malformed answer whose
+    /// reason holds `words`.
+    private static func expect(
+        _ git: HTTPGitClient,
+        _ url: String,
+        overLimit: Bool = false,
+        toFailWith words: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await #expect(sourceLocation: sourceLocation) {
+            _ = try await git.lsRemote(try GitHTTPURL(url))
+        } throws: { error in
+            switch error as? GitWireError {
+            case .limitExceeded(_, let reason)? where overLimit: reason.contains(words)
+            case .malformed(_, let reason)? where !overLimit: reason.contains(words)
+            default: false
+            }
+        }
+    }
+
     @Test func hostileServersAreStoppedAtTheLimits() async throws {
         try await withRepositories { root in
             try await GitHTTPServer.withRunning(root: root) { server in
                 let limits = GitLimits(maximumRefs: 100_000, maximumBytes: 1 << 20)
                 try await withClient(limits: limits) { git in
-                    let endless = try GitHTTPURL(server.url("endless/x.git"))
-                    await #expect {
-                        _ = try await git.lsRemote(endless)
-                    } throws: { error in
-                        guard case .limitExceeded(_, let reason) = error as? GitWireError else { return false }
-                        return reason.contains("1048576 bytes")
-                    }
-                    let overlong = try GitHTTPURL(server.url("overlong/x.git"))
-                    await #expect {
-                        _ = try await git.lsRemote(overlong)
-                    } throws: { error in
-                        guard case .malformed(_, let reason) = error as? GitWireError else { return false }
-                        return reason.contains("length 65521 is longer than the 65520")
-                    }
-                    let html = try GitHTTPURL(server.url("html/full.git"))
-                    await #expect {
-                        _ = try await git.lsRemote(html)
-                    } throws: { error in
-                        guard case .malformed(_, let reason) = error as? GitWireError else { return false }
-                        return reason.contains("HTML page")
-                    }
+                    await Self.expect(git, server.url("endless/x.git"), overLimit: true, toFailWith: "1048576 bytes")
+                    await Self.expect(
+                        git,
+                        server.url("overlong/x.git"),
+                        toFailWith: "length 65521 is longer than the 65520"
+                    )
+                    await Self.expect(git, server.url("html/full.git"), toFailWith: "HTML page")
                     // Bytes after the capabilities' flush are dropped: ls-refs follows.
                     let trailing = try await git.lsRemote(try GitHTTPURL(server.url("trailing/full.git")), symref: true)
                     #expect(trailing.protocolVersion == 2)
                     #expect(trailing.symrefs.first?.target == "refs/heads/main")
                     #expect(trailing.refs.contains { $0.name == "refs/tags/tag-of-tag^{}" })
-                    let wrongResult = try GitHTTPURL(server.url("wrong-result/full.git"))
-                    await #expect {
-                        _ = try await git.lsRemote(wrongResult, protocolVersion: 2)
-                    } throws: { error in
-                        guard case .malformed(_, let reason) = error as? GitWireError else { return false }
-                        return reason.contains("'text/plain'")
-                    }
+                    await Self.expect(git, server.url("wrong-result/full.git"), toFailWith: "'text/plain'")
                 }
                 // A body that stalls before the 10 s silence allowed is ended by the deadline.
                 try await withClient(timeout: .seconds(10), deadline: .seconds(1)) { git in
