@@ -79,6 +79,8 @@ build() {
             module=Courier main=Fuzz/JSON/main.swift ;;
         headers | diskcache | names)
             mapfile -t sources < <(courier_sources)
+            # A cassette's recorded origins, rewritten in replayed text (CourierReplay).
+            [ "$name" = headers ] && sources+=(Sources/CourierCassettes/{Cassette,RecordedOrigins}.swift)
             local bin
             bin=$(debug_build)
             linked=(-I "$bin/Modules")

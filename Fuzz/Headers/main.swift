@@ -4,7 +4,8 @@
 // (Ranges/) with the parts a cache joins (Cache/PartialContent.swift), and redaction of
 // header values and bodies (Security/Redaction*.swift), which reads responses as they come;
 // and cookies (Cookies/): Set-Cookie fields, their dates, the fields Foundation joins, cookie
-// files and public suffix rules.
+// files and public suffix rules; and the recorded origins a replay rewrites in what it sends
+// (Sources/CourierCassettes/RecordedOrigins.swift).
 //
 // Built into the Courier module's own sources (internal types are reachable); HTTPTypes and
 // Logging are linked from the package's debug build.
@@ -25,6 +26,16 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let now = Date(timeIntervalSince1970: 1_700_000_000)
     if let delay = RetryAfter.parse(value, now: now) { precondition(delay >= .zero, "a negative delay") }
     _ = HTTPDate.parse(value)
+
+    // A replay's origin rewriting: a fixed origin and one the input names.
+    let recorded = RecordedOrigins(
+        Cassette(interactions: [
+            .init(request: .init(method: "GET", url: "http://127.0.0.1:9400/"), response: .init(status: 200)),
+            .init(request: .init(method: "GET", url: String(value.prefix(80))), response: .init(status: 200)),
+        ])
+    )
+    let replayed = recorded.rewriting(value, to: "http://127.0.0.1:18700")
+    if !value.contains("http") { precondition(replayed == value, "text without an address was changed") }
 
     // Media types.
     _ = MediaType.essence(of: value)

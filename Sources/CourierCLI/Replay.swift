@@ -13,7 +13,10 @@ struct Replay: AsyncParsableCommand {
         discussion: """
             A request gets the recorded response of the same method, path, query and body, whatever \
             host it was recorded from; repeated requests replay in recorded order. A request with \
-            no recording gets 404 naming it. Ctrl-C stops it.
+            no recording gets 404 naming it. The origins the cassette was recorded from are \
+            replaced by the replay's own address in recorded header values and text bodies, so \
+            it replays on any port; a GET whose If-None-Match names the recorded ETag gets 304. \
+            Ctrl-C stops it.
 
             Examples:
               courier get https://api.example.com/movies --record movies.json

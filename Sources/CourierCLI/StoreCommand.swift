@@ -22,8 +22,8 @@ struct StoreCommand: AsyncParsableCommand {
               courier store "stephen king" --category ebook
               courier store beatles --category music --country gb --limit 10 --json
               courier store "the shining" --artwork covers --size large
-              courier replay Examples/store-king.json --port 9400 &
-              courier store king --service http://127.0.0.1:9400 --artwork /tmp/covers
+              courier replay Examples/store-king.json --port 18700 &
+              courier store king --service http://127.0.0.1:18700 --artwork /tmp/covers
 
             \(ExitStatus.help)
             """

@@ -20,6 +20,13 @@ import NIOCore
 /// host it was recorded from; repeated requests replay in recorded order. A request with no
 /// recording gets a 404 problem naming it and what the cassette holds.
 ///
+/// The recording works on any host and port: every origin its requests were recorded against
+/// (`RecordedOrigins`) is replaced by the replay's own, as the request names it, in the
+/// recorded header values and text bodies — so the artwork a recorded search links to is asked
+/// of the replay too. A `GET` or `HEAD` whose `If-None-Match` names the recorded `ETag` (or,
+/// without one, whose `If-Modified-Since` is no earlier than the recorded `Last-Modified`) gets
+/// `304 Not Modified`, so a cache's revalidation can be shown offline.
+///
 /// Only requests addressed to this machine are answered (`HostGuard`: a web page cannot
 /// point a name of its own at 127.0.0.1 and read the recordings), and none that another site's
 /// page makes (an `Origin` not the server's own, or `Sec-Fetch-Site` other than `same-origin`
@@ -28,6 +35,8 @@ import NIOCore
 public struct ReplayServer: Sendable {
     /// What is replayed.
     public let player: CassettePlayer
+    /// The origins replaced by the replay's own in what it sends.
+    public let origins: RecordedOrigins
     /// The address listened on.
     public let host: String
     /// Where the access log (at `info`) goes; nothing is logged by default.
@@ -41,6 +50,7 @@ public struct ReplayServer: Sendable {
         logger: Logger = Logger(label: "courier.replay") { _ in SwiftLogNoOpLogHandler() }
     ) {
         self.player = CassettePlayer(cassette)
+        self.origins = RecordedOrigins(cassette)
         self.host = host
         self.logger = logger
         self.hosts = HostGuard(listeningOn: host)
@@ -117,14 +127,42 @@ public struct ReplayServer: Sendable {
                     "No recording of \(request.method) \(target) (the cassettes hold \(player.summary))."
             ).response
         }
-        let headers = recorded.headerFields.filter {
+        let replayed = origins.rewriting(recorded, to: "http://\(authority)")
+        let headers = replayed.headerFields.filter {
             !Self.framing.contains($0.name) && !$0.name.canonicalName.hasPrefix("access-control-")
         }
+        if Self.isNotModified(request, recorded: replayed) {
+            return Response(status: .notModified, headers: headers.filter { Self.notModifiedFields.contains($0.name) })
+        }
         return Response(
-            status: HTTPResponse.Status(code: recorded.status),
+            status: HTTPResponse.Status(code: replayed.status),
             headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: recorded.body?.data ?? Data()))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: replayed.body?.data ?? Data()))
         )
+    }
+
+    /// What a `304` carries of the response it stands for (RFC 9110 §15.4.5).
+    private static let notModifiedFields: Set<HTTPField.Name> = [
+        .cacheControl, .contentLocation, .date, .eTag, .expires, .vary, .lastModified,
+    ]
+
+    /// Whether `request` is a `GET` or `HEAD` for a `200` it already has, by the recorded
+    /// validators: `If-None-Match` against `ETag`, else `If-Modified-Since` against
+    /// `Last-Modified` (RFC 9110 §13.2.2).
+    private static func isNotModified(_ request: Request, recorded: Cassette.Response) -> Bool {
+        guard request.method == .get || request.method == .head, recorded.status == 200 else { return false }
+        let fields = recorded.headerFields
+        let tags = request.headers[values: .ifNoneMatch]
+        if !tags.isEmpty {
+            let condition = tags.joined(separator: ", ")
+            guard let tag = fields[.eTag] else { return false }
+            let opaque = tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+            return EntityTag.ifNoneMatch(condition, matches: opaque)
+        }
+        guard let condition = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse),
+            let modified = fields[.lastModified].flatMap(HTTPDate.parse)
+        else { return false }
+        return modified <= condition
     }
 
     /// Whether `origin` (`http://host[:port]`) is this server's as the request names it, the

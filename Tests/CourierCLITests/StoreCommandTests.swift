@@ -138,8 +138,9 @@ struct StoreCommandTests {
         #expect(await replay.stop(with: SIGINT).status == 0)
     }
 
-    /// The README's offline demonstration: the cassette in Examples/ replays a search and its
-    /// artwork on port 9400, where it was recorded.
+    /// The README's offline demonstration: the cassette in Examples/, recorded on port 9400,
+    /// replays a search and its artwork on any other port (issue 32): the replay names itself
+    /// in the artwork links.
     @Test func theExampleCassetteReplaysOffline() async throws {
         let cassette = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/store-king.json")
@@ -173,7 +174,8 @@ struct StoreCommandTests {
             try? FileManager.default.removeItem(at: artwork)
             try? FileManager.default.removeItem(at: cache)
         }
-        let replay = try await CourierService.start(command: ["replay", cassette.path, "--port", "9400"])
+        let replay = try await CourierService.start(command: ["replay", cassette.path, "--port", "0"])
+        #expect(replay.url.port != 9400)
         let result = try await Courier.run(
             "store",
             "king",
@@ -187,6 +189,19 @@ struct StoreCommandTests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("Teen Angel"))
         #expect(result.stderr.hasSuffix("14 downloaded, 0 cached, 0 failed, 2 without artwork.\n"))
+        // The artwork was recorded with `max-age=0` and a tag: the second run revalidates it,
+        // and the replay answers 304 for each.
+        let again = try await Courier.run(
+            "store",
+            "king",
+            "--service",
+            replay.url.absoluteString,
+            "--artwork",
+            artwork.path,
+            "--cache",
+            cache.path
+        )
+        #expect(again.stderr.hasSuffix("0 downloaded, 14 cached, 0 failed, 2 without artwork.\n"))
         #expect(await replay.stop(with: SIGINT).status == 0)
     }
 }

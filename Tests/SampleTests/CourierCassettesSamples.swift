@@ -48,4 +48,12 @@ enum CourierCassettesSamples {
         let client = HTTPClient(transport: transport)
         keep(client)
     }
+
+    // MARK: - RecordedOrigins.swift
+
+    static func recordedOrigins(cassette: Cassette) {
+        let origins = RecordedOrigins(cassette)
+        let replayed = origins.rewriting(cassette.interactions[0].response, to: "http://127.0.0.1:18700")
+        keep(replayed)
+    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// HTTP-dates (RFC 9110 §5.6.7), read as browsers read them.
 ///
@@ -10,7 +10,7 @@ import Foundation
 /// GMT. A two-digit year is the one within 50 years of this year, ahead or behind (RFC 9110).
 /// Anything else — a missing part, a part twice, a day the month does not have, a time out of
 /// range — is not a date: `nil`.
-enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let monthNames = [
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -22,7 +22,7 @@ enum HTTPDate {
     ]
 
     /// The date `value` names, or `nil`.
-    static func parse(_ value: some StringProtocol) -> Date? {
+    package static func parse(_ value: some StringProtocol) -> Date? {
         parse(value, currentYear: currentYear)
     }
 
