@@ -21,6 +21,7 @@ struct StoreCommand: AsyncParsableCommand {
             Examples:
               courier store "stephen king" --category ebook
               courier store beatles --category music --country gb --limit 10 --json
+              courier store "haruki murakami" --country jp --language ja_jp
               courier store "the shining" --artwork covers --size large
               courier replay Examples/store-king.json --port 18700 &
               courier store king --service http://127.0.0.1:18700 --artwork /tmp/covers
@@ -38,8 +39,17 @@ struct StoreCommand: AsyncParsableCommand {
     )
     var category = StoreCategory.all
 
-    @Option(help: "The store's two-letter country code, such as us, gb, jp.")
+    @Option(
+        help:
+            "The store's two-letter country code, such as us, gb, jp (default: the locale's, from LC_ALL, LC_MESSAGES or LANG)."
+    )
     var country: String?
+
+    @Option(
+        help:
+            "The language of the answers: \(StoreLocale.languages.joined(separator: " or ")) (default: the locale's, when it is one of them)."
+    )
+    var language: String?
 
     @Option(
         help: "At most this many results (\(NumericOption.describe(Self.limitRange))).",
@@ -85,7 +95,21 @@ struct StoreCommand: AsyncParsableCommand {
         if let country, country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isLetter }) {
             throw ValidationError("--country '\(country)' is not a two-letter country code such as us or jp.")
         }
+        if let language, !StoreLocale.languages.contains(language.lowercased()) {
+            throw ValidationError(
+                "--language '\(language)' is not one the store knows: \(StoreLocale.languages.joined(separator: " or "))."
+            )
+        }
         _ = try ServiceURL.parse(service, example: "https://itunes.apple.com")
+    }
+
+    /// `--country` and `--language`, else the locale's.
+    var locale: StoreLocale {
+        let fromEnvironment = StoreLocale.fromEnvironment(CommandContext.environment)
+        return StoreLocale(
+            country: country?.lowercased() ?? fromEnvironment.country,
+            language: language?.lowercased() ?? fromEnvironment.language
+        )
     }
 
     func run() async throws {
@@ -105,11 +129,25 @@ struct StoreCommand: AsyncParsableCommand {
                     )
                 )
                 let found: SearchResults
+                let locale = locale
                 do throws(RequestError) {
                     found = try await store.send(
-                        ITunesStore.search(term: term, category: category, country: country?.lowercased(), limit: limit)
+                        ITunesStore.search(
+                            term: term,
+                            category: category,
+                            country: locale.country,
+                            language: locale.language,
+                            limit: limit
+                        )
                     )
                 } catch {
+                    if let limit = StoreRateLimit(error) {
+                        let wait = limit.retryAfter.map { " in \(Int($0.components.seconds)) s" } ?? " in a minute"
+                        throw CommandFailure(
+                            "The store is refusing searches for now (\(limit.status): it answers about 20 a minute); try again\(wait).",
+                            status: .network
+                        )
+                    }
                     throw CommandFailure(error)
                 }
                 try show(found)

@@ -3,7 +3,7 @@ public import Foundation
 
 /// The iTunes Search API as a value: its search is an `Endpoint` that knows it answers with
 /// ``SearchResults``. The path is relative to the store's address, the base URL of a client made
-/// with ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:securityPolicy:timeout:middleware:)``.
+/// with ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:securityPolicy:timeout:middleware:cache:)``.
 ///
 /// ```swift
 /// try await AsyncHTTPClientTransport.withTransport { transport in
@@ -32,7 +32,8 @@ public enum ITunesStore {
     ///   - term: The words to search for.
     ///   - category: What kind of items; ``StoreCategory/all`` sends no `entity`.
     ///   - country: A two-letter store country code (`us`, `fr`); `nil` for the API's default.
-    ///   - language: `en_us` or `ja_jp`, the only two the API knows; `nil` for its default.
+    ///   - language: `en_us` or `ja_jp`, the only two the API knows (``StoreLocale/languages``);
+    ///     `nil` for its default.
     ///   - limit: 1 to ``maximumLimit``.
     /// - Returns: The request, answered with ``SearchResults``.
     public static func search(

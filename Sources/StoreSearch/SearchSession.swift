@@ -15,7 +15,7 @@ public import Courier
 /// ```
 public final class SearchSession: Sendable {
     /// The store searched: a client made with
-    /// ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:securityPolicy:timeout:middleware:)``, or for a stand-in.
+    /// ``Courier/HTTPClient/Configuration/iTunesStore(baseURL:securityPolicy:timeout:middleware:cache:)``, or for a stand-in.
     public let store: HTTPClient
     private let latest = LatestWins<SearchResults>()
 
@@ -35,19 +35,28 @@ public final class SearchSession: Sendable {
         _ term: String,
         category: StoreCategory = .all,
         country: String? = nil,
+        language: String? = nil,
         limit: Int = ITunesStore.maximumLimit
     ) async throws(RequestError) -> SearchResults? {
         let store = store
         do {
             return try await latest.run { () async throws(RequestError) in
-                try await store.send(ITunesStore.search(term: term, category: category, country: country, limit: limit))
+                try await store.send(
+                    ITunesStore.search(
+                        term: term,
+                        category: category,
+                        country: country,
+                        language: language,
+                        limit: limit
+                    )
+                )
             }
         } catch .cancelled {
             return nil
         }
     }
 
-    /// Searches as ``search(_:category:country:limit:)`` does, unless a search numbered
+    /// Searches as ``search(_:category:country:language:limit:)`` does, unless a search numbered
     /// `sequence` or higher already started — for searches that can arrive out of order, such as a
     /// browser's over several connections, each numbered as it was typed.
     ///
@@ -56,13 +65,22 @@ public final class SearchSession: Sendable {
         _ term: String,
         category: StoreCategory = .all,
         country: String? = nil,
+        language: String? = nil,
         limit: Int = ITunesStore.maximumLimit,
         sequence: Int
     ) async throws(RequestError) -> SearchResults? {
         let store = store
         do {
             return try await latest.run(sequence: sequence) { () async throws(RequestError) in
-                try await store.send(ITunesStore.search(term: term, category: category, country: country, limit: limit))
+                try await store.send(
+                    ITunesStore.search(
+                        term: term,
+                        category: category,
+                        country: country,
+                        language: language,
+                        limit: limit
+                    )
+                )
             }
         } catch .cancelled {
             return nil

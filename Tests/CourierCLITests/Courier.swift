@@ -57,17 +57,20 @@ enum Courier {
         }
     }
 
-    /// This process's environment without TMDB credentials and proxies (a developer's own must
-    /// not change what the tests see), plus `extra`.
+    /// This process's environment without TMDB credentials, proxies and locale (a developer's
+    /// own must not change what the tests see), plus `extra`.
     static func environment(_ extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["TMDB_ACCESS_TOKEN"] = nil
         environment["TMDB_API_KEY"] = nil
         for name in [
             "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY",
+            "LC_ALL", "LC_MESSAGES",
         ] {
             environment[name] = nil
         }
+        // A locale without a country: the store is searched as its default.
+        environment["LANG"] = "C.UTF-8"
         return environment.merging(extra) { _, new in new }
     }
 

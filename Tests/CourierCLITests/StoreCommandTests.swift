@@ -75,6 +75,49 @@ struct StoreCommandTests {
         #expect(down.status == 3)
     }
 
+    /// The locale's country and language are sent unless given (issue 32).
+    @Test func theLocalesCountryAndLanguageAreSentUnlessGiven() async throws {
+        try await TestServer.withRunning { server in
+            let service = server.baseURL.absoluteString
+            let japanese = try await Courier.run(
+                ["store", "king", "--service", service],
+                environment: ["LANG": "ja_JP.UTF-8"]
+            )
+            #expect(japanese.status == 0)
+            let first = try #require(await server.events.queries(for: "search").last)
+            #expect(first.contains("country=jp") && first.contains("lang=ja_jp"), "\(first)")
+            let given = try await Courier.run(
+                ["store", "king", "--service", service, "--country", "GB", "--language", "EN_US"],
+                environment: ["LC_ALL": "ja_JP.UTF-8"]
+            )
+            #expect(given.status == 0)
+            let second = try #require(await server.events.queries(for: "search").last)
+            #expect(second.contains("country=gb") && second.contains("lang=en_us"), "\(second)")
+            let plain = try await Courier.run("store", "king", "--service", service)
+            #expect(plain.status == 0)
+            let third = try #require(await server.events.queries(for: "search").last)
+            #expect(!third.contains("country=") && !third.contains("lang="), "\(third)")
+        }
+        let unknown = try await Courier.run("store", "king", "--language", "fr_fr")
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("--language 'fr_fr' is not one the store knows: en_us or ja_jp."))
+    }
+
+    /// The store's refusal is told as a pause to wait out, not as an HTTP error.
+    @Test(arguments: [("rate:429:30", "429", "in 30 s"), ("rate:403", "403", "in a minute")])
+    func aRefusingStoreSaysWhenToTryAgain(term: String, status: String, wait: String) async throws {
+        try await TestServer.withRunning { server in
+            let result = try await Courier.run("store", term, "--service", server.baseURL.absoluteString)
+            #expect(result.status == 3)
+            #expect(
+                result.stderr.contains(
+                    "The store is refusing searches for now (\(status): it answers about 20 a minute); try again \(wait)."
+                ),
+                "\(result.stderr)"
+            )
+        }
+    }
+
     @Test func savesArtworkThenRevalidatesItOnTheNextRun() async throws {
         let artwork = Self.temporaryDirectory("artwork")
         let cache = Self.temporaryDirectory("cache")
@@ -119,8 +162,8 @@ struct StoreCommandTests {
     @Test func aRecordingReplaysTheSameResults() async throws {
         let cassette = Self.temporaryDirectory("store-cassette").appendingPathExtension("json")
         defer { try? FileManager.default.removeItem(at: cassette) }
-        let original = try await TestServer.withRunning { server in
-            try await Courier.run(
+        let (original, recordedOrigin) = try await TestServer.withRunning { server in
+            let result = try await Courier.run(
                 "store",
                 "king",
                 "--service",
@@ -129,12 +172,16 @@ struct StoreCommandTests {
                 "--record",
                 cassette.path
             )
+            return (result, "http://127.0.0.1:\(server.port)")
         }
         #expect(original.status == 0)
         let replay = try await CourierService.start(command: ["replay", cassette.path, "--port", "0"])
         let replayed = try await Courier.run("store", "king", "--service", replay.url.absoluteString, "--json")
         #expect(replayed.status == 0)
-        #expect(replayed.stdout == original.stdout)
+        // The same results, the artwork at the replay's address (issue 32).
+        let replayOrigin = "http://127.0.0.1:\(replay.url.port ?? 0)"
+        #expect(original.stdout.contains(recordedOrigin))
+        #expect(replayed.stdout == original.stdout.replacingOccurrences(of: recordedOrigin, with: replayOrigin))
         #expect(await replay.stop(with: SIGINT).status == 0)
     }
 

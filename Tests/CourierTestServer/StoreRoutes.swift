@@ -4,14 +4,16 @@ import Hummingbird
 import NIOCore
 
 /// A stand-in for the iTunes Search API and its artwork server, answering as the real ones do:
-/// `text/javascript` with leading blank lines, items of every kind with odd fields, `400` with
-/// an `errorMessage` for a bad country, and artwork with an `ETag` that must be revalidated.
+/// `text/javascript` with leading blank lines and a day's `max-age`, items of every kind with
+/// odd fields, `400` with an `errorMessage` for a bad country, and artwork with an `ETag` that must be revalidated.
 ///
 /// - `GET /search?term=&entity=&limit=&country=`: the fixture's items of the entity's kind
 ///   (all for none), at most `limit`; none for the term `nothing`; a term starting with
 ///   `sleep:N:` answers after N milliseconds. The raw query is recorded under `search`, each
 ///   term counted under `search:<term>`. A term held with `events.hold(["search:<term>"])` is
 ///   answered only when its client leaves, which is recorded as the disconnect `search:<term>`.
+///   `rate:429[:SECONDS]` and `rate:403` refuse as the store does past its rate (a term
+///   continuing them is refused the same).
 ///   `grid:COUNT:DISTINCT:DELAY[:NAME]` answers COUNT songs whose artwork is DISTINCT images
 ///   (`<NAME><i>-60.png`, NAME `grid` by default) each answering after DELAY milliseconds.
 /// - `GET /artwork/{name}-{size}.{png|gif}`: a real `size`×`size` image; a name starting with
@@ -43,6 +45,7 @@ public enum StoreRoutes {
             return javascript("\n\n\n{\n \"resultCount\":0,\n \"results\": []\n}\n")
         }
         if term.hasPrefix("grid:") { return grid(term, request) }
+        if term.hasPrefix("rate:") { return refusal(term) }
         if term.hasPrefix("hold:") {
             // `hold:NAME:term` answers once the test calls `events.release(NAME)`.
             let parts = term.split(separator: ":", maxSplits: 2)
@@ -72,6 +75,22 @@ public enum StoreRoutes {
         let lines = try chosen.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
         return javascript(
             "\n\n\n{\n \"resultCount\":\(chosen.count),\n \"results\": [\n\(lines.joined(separator: ",\n"))]\n}\n"
+        )
+    }
+
+    /// `rate:429[:SECONDS]…` or `rate:403…`: the store refusing searches, as it does past about
+    /// twenty a minute — 429 with `Retry-After: SECONDS` when given, or a bare 403.
+    private static func refusal(_ term: String) -> Response {
+        let parts = term.split(separator: ":")
+        guard parts.count > 1, parts[1] == "429" else { return Response(status: .forbidden) }
+        var headers: HTTPFields = [.contentType: "text/plain"]
+        if parts.count > 2, let seconds = Int(parts[2].prefix { $0.isNumber }) {
+            headers[.retryAfter] = String(seconds)
+        }
+        return Response(
+            status: .tooManyRequests,
+            headers: headers,
+            body: .init(byteBuffer: ByteBuffer(string: "Too Many Requests"))
         )
     }
 
@@ -168,10 +187,14 @@ public enum StoreRoutes {
         )
     }
 
+    /// An answer as the store sends it: a search is fresh for a day, an error for a few minutes.
     private static func javascript(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
-            headers: [.contentType: "text/javascript; charset=utf-8"],
+            headers: [
+                .contentType: "text/javascript; charset=utf-8",
+                .cacheControl: status == .ok ? "max-age=86400" : "private, max-age=285",
+            ],
             body: .init(byteBuffer: ByteBuffer(string: body))
         )
     }

@@ -16,6 +16,9 @@ enum StoreSearchSamples {
     /// Shows why a search failed.
     static func showError(_ message: String) {}
 
+    /// Shows a line in the status line.
+    static func showStatus(_ message: String) {}
+
     // MARK: - StoreSearch.docc/StoreSearch.md, ITunesStore.swift
 
     static func overview() async throws {
@@ -55,5 +58,43 @@ enum StoreSearchSamples {
             print("\(done)/\(total)")
         }
         print(summary.downloaded, summary.cached, summary.failures.count)
+    }
+
+    // MARK: - StoreLocale.swift
+
+    static func storeLocale() {
+        let locale = StoreLocale.fromEnvironment(ProcessInfo.processInfo.environment)
+        let search = ITunesStore.search(term: "king", country: locale.country, language: locale.language)
+        keep(search)
+    }
+
+    // MARK: - StoreRateLimit.swift
+
+    static func storeRateLimit(store: HTTPClient, term: String) async {
+        do throws(RequestError) {
+            show(try await store.send(ITunesStore.search(term: term)).results)
+        } catch {
+            if let limit = StoreRateLimit(error) {
+                showStatus("The store asks for a pause; searching again in \(limit.retryAfter ?? .seconds(10)).")
+            } else {
+                showError(error.message)
+            }
+        }
+    }
+
+    // MARK: - StoreBackoff.swift
+
+    static func storeBackoff(store: HTTPClient, term: String) async {
+        var backoff = StoreBackoff()
+        if let wait = backoff.remaining(at: .now) { return showStatus("Searching again in \(wait).") }
+        do throws(RequestError) {
+            let found = try await store.send(ITunesStore.search(term: term))
+            backoff.answered()
+            show(found.results)
+        } catch {
+            guard let limit = StoreRateLimit(error) else { return showError(error.message) }
+            let wait = backoff.refused(limit, at: .now)
+            showStatus("The store asks for a pause; searching again in \(wait).")
+        }
     }
 }
