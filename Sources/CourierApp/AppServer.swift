@@ -51,6 +51,7 @@ public struct AppServer: Sendable {
         LibraryRoutes(library: services.library).add(to: router)
         StoreRoutes(
             sessions: SearchSessions(store: services.store),
+            locale: services.storeLocale,
             artwork: services.artwork,
             store: services.store.configuration.baseURL ?? ITunesStore.defaultBaseURL,
             policy: services.store.configuration.securityPolicy

@@ -4,7 +4,7 @@ public import Favorites
 public import Foundation
 public import GitWire
 import LibraryKit
-import StoreSearch
+public import StoreSearch
 
 /// What the app's tabs talk to: each service the chapters use, live or replayed.
 ///
@@ -26,6 +26,10 @@ public struct AppServices: Sendable {
     public var library: HTTPClient
     /// The store searched by the Store tab (seed 002), for `ITunesStore`'s endpoints.
     public var store: HTTPClient
+    /// The country and language every store search is made for; `nil` (the default) for each
+    /// page's own, read from the browser's language (`StoreLocale(identifier:)`). A recording
+    /// made without them needs `StoreLocale()`.
+    public var storeLocale: StoreLocale?
     /// Loads artwork for the Store tab; only URLs of results the app returned are asked for.
     public var artwork: ImagePipeline
     /// Rates favourites and lists the top-rated movies (seeds 001/004), for
@@ -58,6 +62,7 @@ public struct AppServices: Sendable {
     public init(
         library: HTTPClient,
         store: HTTPClient,
+        storeLocale: StoreLocale? = nil,
         artwork: ImagePipeline,
         tmdb: HTTPClient,
         favorites: FavoritesStore,
@@ -70,6 +75,7 @@ public struct AppServices: Sendable {
     ) {
         self.library = library
         self.store = store
+        self.storeLocale = storeLocale
         self.artwork = artwork
         self.tmdb = tmdb
         self.favorites = favorites

@@ -136,6 +136,7 @@ struct AppCommand: AsyncParsableCommand {
         var notes: [String] = []
         let storeTransport: any HTTPTransport
         let storeURL: URL
+        var storeLocale: StoreLocale?
         if let storeService {
             storeURL = try ServiceURL.parse(
                 storeService,
@@ -147,6 +148,8 @@ struct AppCommand: AsyncParsableCommand {
             let recording = try Self.recording(AppExamples.storeRecording)
             storeTransport = OfflineTransport(recording)
             storeURL = ITunesStore.defaultBaseURL
+            // The recording's searches name no country or language.
+            storeLocale = StoreLocale()
             notes.append(
                 "The store answers from a recording: type “stephen king”, “king” or “shining” (start courier app with --store-service for the live store)."
             )
@@ -175,8 +178,11 @@ struct AppCommand: AsyncParsableCommand {
             )
         }
         let artworkCache: HTTPCache
+        let storeCache: HTTPCache
         do {
             artworkCache = try HTTPCache(memoryCapacity: 32 << 20, directory: nil)
+            // Repeated searches, which the store marks fresh for a day, as the chapter's session cache.
+            storeCache = try HTTPCache(memoryCapacity: 8 << 20, directory: nil)
         } catch {
             throw CommandFailure("\(error)", status: .unexpected)
         }
@@ -187,8 +193,9 @@ struct AppCommand: AsyncParsableCommand {
             ),
             store: HTTPClient(
                 transport: storeTransport,
-                configuration: .iTunesStore(baseURL: storeURL, securityPolicy: policy)
+                configuration: .iTunesStore(baseURL: storeURL, securityPolicy: policy, cache: storeCache)
             ),
+            storeLocale: storeLocale,
             artwork: ImagePipeline(
                 client: HTTPClient(
                     transport: storeTransport,

@@ -108,7 +108,11 @@ public struct AppFixture: Sendable {
                             ),
                             store: HTTPClient(
                                 transport: transport,
-                                configuration: .iTunesStore(baseURL: server.baseURL, timeout: .seconds(60))
+                                configuration: .iTunesStore(
+                                    baseURL: server.baseURL,
+                                    timeout: .seconds(60),
+                                    cache: try HTTPCache(memoryCapacity: 8 << 20, directory: nil)
+                                )
                             ),
                             artwork: artwork,
                             tmdb: HTTPClient(

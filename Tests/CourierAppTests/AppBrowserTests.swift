@@ -42,6 +42,66 @@ struct AppBrowserTests {
         }
     }
 
+    /// Typing waits for a pause before it searches; Enter and a change of category search at
+    /// once. The page's typing timer is held (``holdTimers(_:)``), so the pause is the test's.
+    @Test func aSearchWaitsForAPauseInTheTypingAndEnterSearchesAtOnce() async throws {
+        try await AppFixture.withApp { app in
+            let events = app.server.events
+            try await WebDriver.withBrowser { browser in
+                try await browser.open(app.page("store"))
+                try await Self.holdTimers([250], in: browser)
+                try await browser.type("stephen king", into: "#store-query")
+                try await browser.wait(until: "window.courierHeldTimers().length === 1")
+                for typed in ["s", "st", "stephen", "stephen kin", "stephen king"] {
+                    #expect(await events.hitCount("search:\(typed)") == 0, "nothing is sent while typing")
+                }
+                #expect(try await Self.fireTimers(250, in: browser) == 1)
+                try await events.waitForHit("search:stephen king")
+                try await browser.wait(
+                    until: "/^\\d+ results?\\./.test(document.getElementById('store-status').textContent)"
+                )
+
+                // Enter searches without waiting, and so does a change of category.
+                try await browser.script("document.getElementById('store-query').value = ''")
+                try await browser.type("king\u{E007}", into: "#store-query")
+                try await events.waitForHit("search:king")
+                try await browser.click("input[name=store-category][value=ebook]")
+                try await events.waitForHit("search:king", count: 2)
+                #expect(await events.queries(for: "search").last?.contains("entity=ebook") == true)
+                #expect(await events.hitCount("search:stephen king") == 1)
+            }
+        }
+    }
+
+    /// The store refusing searches is a pause the status line tells of, not an error; nothing
+    /// is sent until it ends, whatever is typed meanwhile.
+    @Test func aRefusingStoreIsAPauseTheStatusLineTellsOf() async throws {
+        try await AppFixture.withApp { app in
+            let events = app.server.events
+            try await WebDriver.withBrowser { browser in
+                try await browser.open(app.page("store"))
+                try await Self.holdTimers([250, 45_000], in: browser)
+                try await browser.type("rate:429:45\u{E007}", into: "#store-query")
+                try await browser.wait(
+                    until: """
+                        document.getElementById('store-status').textContent.startsWith('The store asks for a pause') && \
+                        !document.getElementById('store-status').classList.contains('error')
+                        """
+                )
+                let status = try await browser.script("return document.getElementById('store-status').textContent")
+                #expect(status.stringValue?.hasSuffix("searching again in 45 s.") == true, "\(status)")
+                try await browser.type("x", into: "#store-query")
+                #expect(try await Self.fireTimers(250, in: browser) == 1)
+                try await browser.wait(
+                    until:
+                        "document.getElementById('store-status').textContent.startsWith('The store asks for a pause')"
+                )
+                #expect(await events.hitCount("search:rate:429:45") == 1)
+                #expect(await events.hitCount("search:rate:429:45x") == 0, "nothing is sent during the pause")
+            }
+        }
+    }
+
     @Test func artworkIsDownloadedOncePerURLAndEveryImageIsShown() async throws {
         try await AppFixture.withApp { app in
             try await WebDriver.withBrowser(height: 3200) { browser in
@@ -197,6 +257,37 @@ struct AppBrowserTests {
     // MARK: - Helpers
 
     /// A condition: the favourites list has a row for `title` whose text holds `text`.
+    /// Holds the page's timers of `delays` milliseconds until ``fireTimers(_:in:)``; others run.
+    static func holdTimers(_ delays: [Int], in browser: WebDriver) async throws {
+        try await browser.script(
+            """
+            const held = new Map(); const delays = new Set(arguments[0]); let next = 0;
+            const realSet = window.setTimeout.bind(window), realClear = window.clearTimeout.bind(window);
+            window.setTimeout = (callback, delay, ...rest) => {
+              if (!delays.has(delay)) return realSet(callback, delay, ...rest);
+              const id = `held-${++next}`;
+              held.set(id, { callback, delay });
+              return id;
+            };
+            window.clearTimeout = (id) => { if (!held.delete(id)) realClear(id); };
+            window.courierHeldTimers = () => [...held.values()].map((timer) => timer.delay);
+            window.courierFireTimers = (delay) => {
+              const due = [...held.entries()].filter(([, timer]) => timer.delay === delay);
+              for (const [id] of due) held.delete(id);
+              for (const [, timer] of due) timer.callback();
+              return due.length;
+            };
+            """,
+            [.array(delays.map { .integer(Int64($0)) })]
+        )
+    }
+
+    /// Runs the held timers of `delay` milliseconds; returns how many there were.
+    static func fireTimers(_ delay: Int, in browser: WebDriver) async throws -> Int {
+        try await browser.script("return window.courierFireTimers(arguments[0])", [.integer(Int64(delay))]).intValue
+            ?? -1
+    }
+
     static func row(_ title: String, showing text: String) -> String {
         """
         [...document.querySelectorAll('#favorites li')].some(li => li.dataset.title === \(quoted(title)) && \

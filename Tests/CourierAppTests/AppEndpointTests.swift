@@ -28,6 +28,55 @@ struct AppEndpointTests {
         }
     }
 
+    /// A repeated search is answered from the store client's cache (the store marks it fresh
+    /// for a day), and the browser's language tag picks the store's country and language.
+    @Test func repeatedSearchesComeFromTheCacheInThePagesLocale() async throws {
+        try await AppHTTPTests.withPage { app, page in
+            let events = app.server.events
+            for sequence in 1...3 {
+                let found = try await page.response(
+                    .get,
+                    "/api/store/search?term=king&category=all&page=p&seq=\(sequence)&locale=ja-JP"
+                )
+                #expect(try JSONValue(parsing: found.value)["result_count"]?.intValue ?? 0 > 0)
+            }
+            #expect(await events.hitCount("search:king") == 1)
+            let query = try #require(await events.queries(for: "search").last)
+            #expect(query.contains("country=jp") && query.contains("lang=ja_jp"), "\(query)")
+            _ = try await page.response(.get, "/api/store/search?term=queen&page=p&seq=4&locale=C")
+            let plain = try #require(await events.queries(for: "search").last)
+            #expect(!plain.contains("country=") && !plain.contains("lang="), "\(plain)")
+        }
+    }
+
+    /// The store's refusal pauses every page's searches: the app answers 429 with the wait,
+    /// and does not ask the store again until the wait is over.
+    @Test(arguments: [("rate:429:30", 30), ("rate:403", 10)])
+    func aRefusingStorePausesSearchesWithoutAskingItAgain(term: String, seconds: Int) async throws {
+        try await AppHTTPTests.withPage { app, page in
+            let events = app.server.events
+            let refused = try await Self.failure(page, "/api/store/search?term=\(term)&page=p&seq=1")
+            #expect(refused.status == 429)
+            #expect(refused.retryAfter == .seconds(seconds))
+            #expect(refused.bodyExcerpt.contains("searching again in \(seconds) s"))
+            let other = try await Self.failure(page, "/api/store/search?term=king&page=other&seq=1")
+            #expect(other.status == 429)
+            #expect((other.retryAfter ?? .zero) <= .seconds(seconds))
+            #expect(await events.hitCount("search:king") == 0, "the store is not asked during the pause")
+            #expect(await events.hitCount("search:\(term)") == 1)
+        }
+    }
+
+    /// The HTTP failure `path` answers with.
+    static func failure(_ page: AppPageClient, _ path: String) async throws -> HTTPFailure {
+        do {
+            let response = try await page.response(.get, path)
+            throw WebDriverError("\(path) answered \(response.head.status)")
+        } catch let error as RequestError {
+            return try #require(error.httpFailure)
+        }
+    }
+
     @Test func oneDownloadServesEveryWaiterAndTheLastToLeaveCancelsIt() async throws {
         try await AppHTTPTests.withListeningPage { app, page in
             let events = app.server.events

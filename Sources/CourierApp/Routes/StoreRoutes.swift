@@ -8,13 +8,18 @@ import StoreSearch
 
 /// The Store tab: search as you type, and artwork through the image pipeline.
 ///
-/// - `GET /api/store/search?term=&category=&page=ID&seq=N`: the results, sorted as the chapter
-///   sorts. A search from the same page numbered higher supersedes this one (`204`) — whichever
-///   of the two arrives first, since a browser sends them over several connections — and a
-///   browser that drops the request cancels the store request on the wire.
+/// - `GET /api/store/search?term=&category=&page=ID&seq=N[&locale=TAG]`: the results, sorted as
+///   the chapter sorts, for the country and language of `locale` (the browser's language tag,
+///   ``StoreLocale``) unless the app fixes them (`AppServices.storeLocale`). A search from the same page numbered higher supersedes this one (`204`)
+///   — whichever of the two arrives first, since a browser sends them over several connections
+///   — and a browser that drops the request cancels the store request on the wire. When the
+///   store refuses searches for a while (``StoreRateLimit``), every page gets `429` with the
+///   `Retry-After` of the pause (``StoreThrottle``), and the store is not asked until it ends.
 /// - `GET /api/artwork?url=`: the image at `url` — only for URLs of results returned here.
 struct StoreRoutes: Sendable {
     let sessions: SearchSessions
+    /// The country and language of every search, or `nil` for each page's own.
+    let locale: StoreLocale?
     let artwork: ImagePipeline
     /// Where the store's answers come from, and the policy its artwork is judged by: artwork
     /// the store names is fetched only as a redirect from the store would be followed (no
@@ -23,6 +28,7 @@ struct StoreRoutes: Sendable {
     let store: URL
     let policy: TransportSecurityPolicy
     let allowed = ArtworkAllowList()
+    let throttle = StoreThrottle()
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/api/store/search") { request, _ in await search(request) }
@@ -56,25 +62,48 @@ struct StoreRoutes: Sendable {
         guard term.count <= 200 else {
             return AppResponse.problem(.badRequest, "Search for at most 200 characters.")
         }
+        let locale = self.locale ?? StoreLocale(identifier: request.parameter("locale") ?? "")
         let session = sessions.session(for: page)
         guard !term.isEmpty else {
             await session.cancel()
             return AppResponse.json(StorePage(term: term, category: category, found: nil))
         }
+        if let wait = throttle.remaining() { return Self.paused(for: wait) }
         do {
             var found = try await request.untilClientLeaves {
-                try await session.search(term, category: category, sequence: sequence)
+                try await session.search(
+                    term,
+                    category: category,
+                    country: locale.country,
+                    language: locale.language,
+                    sequence: sequence
+                )
             }
+            throttle.answered()
             found = found.map(withoutRefusedArtwork)
             // Superseded by a newer search from the same page, or the browser left.
             guard let found else { return Response(status: .noContent, headers: [.cacheControl: "no-store"]) }
             allowed.allow(found.results.flatMap { [$0.imageSmall, $0.imageLarge].compactMap(\.self) })
             return AppResponse.json(StorePage(term: term, category: category, found: found))
         } catch let error as RequestError {
+            if let limit = StoreRateLimit(error) { return Self.paused(for: throttle.refused(limit)) }
             return AppResponse.problem(.badGateway, error.message)
         } catch {
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
+    }
+
+    /// `429` for searches paused for `wait`: the page waits `Retry-After` seconds and says so.
+    static func paused(for wait: Duration) -> Response {
+        // At most StoreBackoff.longestWait: whole seconds, rounded up.
+        let (whole, fraction) = wait.components
+        let seconds = max(1, Int(whole) + (fraction > 0 ? 1 : 0))
+        var response = AppResponse.problem(
+            .tooManyRequests,
+            "The store asks for a pause in searches; searching again in \(seconds) s."
+        )
+        response.headers[.retryAfter] = String(seconds)
+        return response
     }
 
     // MARK: - Artwork

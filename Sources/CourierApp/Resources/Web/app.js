@@ -53,7 +53,10 @@ async function api(path, options = {}) {
   const response = await fetch(path, { ...options, headers });
   if (!response.ok && response.status !== 304) {
     const problem = await response.json().catch(() => null);
-    throw new Error(problem?.detail ?? `The app answered ${response.status}.`);
+    const error = new Error(problem?.detail ?? `The app answered ${response.status}.`);
+    error.status = response.status;
+    error.retryAfter = response.headers.get("Retry-After");
+    throw error;
   }
   return response;
 }
@@ -186,9 +189,13 @@ activators.libraries = () => {
 
 // ---------------------------------------------------------------- Store and artwork (seed 002)
 
-// Every keystroke supersedes the search in flight: this page aborts its request (the app then
-// cancels the store's), and an answer is shown only if it belongs to the newest search.
-const store = { generation: 0, request: null, artwork: new Map() };
+// A search starts when the typing pauses (250 ms), or at once on Enter or a change of category,
+// and supersedes the search in flight: this page aborts its request (the app then cancels the
+// store's), and an answer is shown only if it belongs to the newest search. When the store asks
+// for a pause (the app's 429 and its Retry-After), nothing is sent until the pause ends: the
+// status line says so, and the newest text is searched then.
+const store = { generation: 0, request: null, artwork: new Map(), typing: null, pausedUntil: 0, resume: null };
+const typingPause = 250;
 const money = new Map();
 
 function price(result) {
@@ -243,7 +250,32 @@ function clearStoreResults() {
   $("store-results").replaceChildren();
 }
 
+// The pause the store asked for: `seconds` from the app's Retry-After (10 when it gives none).
+function pauseStore(seconds) {
+  const wait = Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 600) : 10;
+  store.pausedUntil = Date.now() + wait * 1000;
+  clearTimeout(store.resume);
+  store.resume = setTimeout(() => { store.pausedUntil = 0; store.resume = null; searchStore(); }, wait * 1000);
+  sayPaused();
+}
+
+function sayPaused() {
+  const seconds = Math.max(1, Math.ceil((store.pausedUntil - Date.now()) / 1000));
+  say("store-status", `The store asks for a pause in searches: searching again in ${seconds} s.`);
+}
+
+function searchStoreSoon() {
+  clearTimeout(store.typing);
+  store.typing = setTimeout(searchStore, typingPause);
+}
+
+function searchStoreNow() {
+  clearTimeout(store.typing);
+  searchStore();
+}
+
 async function searchStore() {
+  store.typing = null;
   const term = $("store-query").value.trim();
   const category = document.querySelector("input[name=store-category]:checked").value;
   const generation = ++store.generation;
@@ -256,9 +288,11 @@ async function searchStore() {
     say("store-status", "Type to search the store.");
     return;
   }
+  if (store.pausedUntil > Date.now()) { sayPaused(); return; }  // searched when the pause ends
   say("store-status", "Searching…");
   try {
-    const query = `term=${encodeURIComponent(term)}&category=${category}&page=${pageID}&seq=${generation}`;
+    const locale = encodeURIComponent(navigator.language ?? "");
+    const query = `term=${encodeURIComponent(term)}&category=${category}&page=${pageID}&seq=${generation}&locale=${locale}`;
     const response = await api(`/api/store/search?${query}`, { signal: controller.signal });
     if (response.status === 204 || generation !== store.generation) return;  // superseded
     const found = await response.json();
@@ -290,6 +324,7 @@ async function searchStore() {
       ? `Nothing found for “${term}”.${skipped}` : `${plural(found.results.length, "result", "results")}.${skipped}`);
   } catch (error) {
     if (error.name === "AbortError" || generation !== store.generation) return;
+    if (error.status === 429) { pauseStore(Number.parseInt(error.retryAfter ?? "", 10)); return; }
     clearStoreResults();
     say("store-status", networkMessage(error), true);
   } finally {
@@ -297,11 +332,11 @@ async function searchStore() {
   }
 }
 
-$("store-query").addEventListener("input", searchStore);
+$("store-query").addEventListener("input", searchStoreSoon);
 for (const radio of document.querySelectorAll("input[name=store-category]")) {
-  radio.addEventListener("change", searchStore);
+  radio.addEventListener("change", searchStoreNow);
 }
-$("store-form").addEventListener("submit", (event) => { event.preventDefault(); searchStore(); });
+$("store-form").addEventListener("submit", (event) => { event.preventDefault(); searchStoreNow(); });
 activators.store = () => {
   if (!$("store-status").textContent) say("store-status", "Type to search the store.");
   $("store-query").focus();
