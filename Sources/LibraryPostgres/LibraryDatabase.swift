@@ -5,7 +5,8 @@ public import Logging
 import NIOCore
 import PostgresNIO
 
-/// Changes to a library in PostgreSQL: a whole import, one book, one location's hours. Every
+/// Changes to a library in PostgreSQL: a whole import, one book, one location added, closed or
+/// given new hours. Every
 /// change is one transaction; replicas see it within a second of its commit.
 ///
 /// ```swift
@@ -121,6 +122,30 @@ public struct LibraryDatabase: Sendable {
         _ = try await changing { try await client.query(LibraryQueries.insertBook(book), logger: logger) }
     }
 
+    /// Adds one location.
+    ///
+    /// - Throws: ``LibraryDatabaseError/invalid(field:problem:)`` for an empty field or a NUL
+    ///   character, as a data file would be refused.
+    public func addLocation(_ location: Location) async throws(LibraryDatabaseError) {
+        if let (field, problem) = location.problem() { throw .invalid(field: field, problem: problem) }
+        _ = try await changing { try await client.query(LibraryQueries.insertLocation(location), logger: logger) }
+    }
+
+    /// Removes the location in `city` (case and accents ignored), and at `streetAddress` when the
+    /// city has more than one: the library has closed.
+    ///
+    /// - Returns: The location removed.
+    /// - Throws: ``LibraryDatabaseError/noSuchLocation(_:)`` or
+    ///   ``LibraryDatabaseError/ambiguousLocation(_:count:)`` unless exactly one matches.
+    @discardableResult
+    public func closeLocation(city: String, streetAddress: String? = nil) async throws(LibraryDatabaseError) -> Location
+    {
+        try await changingLocation(city: city, streetAddress: streetAddress) { connection, id, location in
+            try await connection.query(LibraryQueries.deleteLocation(id: id), logger: logger)
+            return location
+        }
+    }
+
     /// Sets the opening hours of the location in `city` (case and accents ignored), and at
     /// `streetAddress` when the city has more than one.
     ///
@@ -139,11 +164,24 @@ public struct LibraryDatabase: Sendable {
         guard !hours.utf8.contains(0) else {
             throw .invalid(field: "hours", problem: "contains a NUL character (\\u0000): remove it")
         }
+        return try await changingLocation(city: city, streetAddress: streetAddress) { connection, id, location in
+            var changed = location
+            changed.hours = hours
+            try await connection.query(LibraryQueries.updateHours(id: id, to: changed), logger: logger)
+            return changed
+        }
+    }
+
+    /// Runs `change` on the one location in `city` (and at `streetAddress`), in a transaction
+    /// with the rows locked: an import in between cannot leave the change with nothing to change.
+    private func changingLocation(
+        city: String,
+        streetAddress: String?,
+        _ change: (PostgresConnection, Int64, Location) async throws -> Location
+    ) async throws(LibraryDatabaseError) -> Location {
         let described = streetAddress.map { "\"\($0)\" in \"\(city)\"" } ?? "\"\(city)\""
         let (cityKey, streetKey) = (LibraryQueries.key(city), streetAddress.map(LibraryQueries.key))
         return try await changing {
-            // One transaction, the row locked: an import in between cannot leave the update
-            // with nothing to change.
             try await client.withTransaction(logger: logger) { connection in
                 var found: [(Int64, Location)] = []
                 let rows = try await connection.query(LibraryQueries.locationsForUpdate, logger: logger)
@@ -170,10 +208,7 @@ public struct LibraryDatabase: Sendable {
                 guard found.count == 1 else {
                     throw LibraryDatabaseError.ambiguousLocation(described, count: found.count)
                 }
-                var changed = location
-                changed.hours = hours
-                try await connection.query(LibraryQueries.updateHours(id: id, to: changed), logger: logger)
-                return changed
+                return try await change(connection, id, location)
             }
         }
     }

@@ -111,6 +111,20 @@ enum LibraryQueries {
             """
     }
 
+    /// Inserts one location.
+    static func insertLocation(_ location: Location) -> PostgresQuery {
+        let (key, json) = (key(location.country), json(location))
+        return """
+            INSERT INTO library_locations (street_address, city, country, emoji, hours, country_key, json)
+            VALUES (\(location.streetAddress), \(location.city), \(location.country), \(location.emoji), \(location.hours), \(key), \(json))
+            """
+    }
+
+    /// Removes the location with `id`.
+    static func deleteLocation(id: Int64) -> PostgresQuery {
+        "DELETE FROM library_locations WHERE id = \(id)"
+    }
+
     /// Every location, locked for the transaction: decodes as
     /// `(Int64, String, String, String, String, String)`, the id and the location's fields.
     static let locationsForUpdate: PostgresQuery =

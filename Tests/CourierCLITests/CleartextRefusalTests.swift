@@ -31,6 +31,8 @@ struct CleartextRefusalTests {
         "app": "reports every fetch's failure in the page",
         "library import": "talks to PostgreSQL, not HTTP",
         "library add-book": "talks to PostgreSQL, not HTTP",
+        "library add-location": "talks to PostgreSQL, not HTTP",
+        "library close-location": "talks to PostgreSQL, not HTTP",
         "library set-hours": "talks to PostgreSQL, not HTTP",
         "family add": "local database only",
         "family list": "local database only",

@@ -8,7 +8,7 @@ import LibraryKit
 import Synchronization
 import Testing
 
-/// `courier library import|add-book|set-hours` and `courier serve --database`, as a person
+/// `courier library import|add-book|add-location|close-location|set-hours` and `courier serve --database`, as a person
 /// runs them: replicas in processes of their own on one PostgreSQL that the test starts.
 @Suite(.loadLimited, .enabled(if: PostgresTestServer.isAvailable, "needs Debian's postgresql package"))
 struct LibraryDatabaseTests {
@@ -186,6 +186,17 @@ struct LibraryDatabaseTests {
                 ),
                 (["set-hours", "--city", "Quito", "--hours", "8am"], 7, #"No location matches "Quito""#),
                 (
+                    ["close-location", "--city", "Paris"], 2,
+                    #"2 locations match "Paris": give the street address as well."#
+                ),
+                (["close-location", "--city", "Quito"], 7, #"No location matches "Quito""#),
+                (
+                    [
+                        "add-location", "--address", "1 Calle", "--city", "Madrid", "--country", " ", "--emoji", "🇪🇸",
+                        "--hours", "9am",
+                    ], 2, "country:"
+                ),
+                (
                     ["set-hours", "--city", "Paris", "--hours", "  ", "--address", "1 rue cler"], 2,
                     "hours: the hours are empty."
                 ),
@@ -208,6 +219,49 @@ struct LibraryDatabaseTests {
                 "8am–1pm"
             )
             #expect(one.stdout == "2 Rue Cler, Paris: open 8am–1pm.\n", "\(one.stderr)")
+
+            // A library opens, and one of the two in Paris closes: the city is then unambiguous.
+            let opened = try await Courier.run(
+                "library",
+                "add-location",
+                "--database",
+                database,
+                "--address",
+                "Calle de Alcalá 1",
+                "--city",
+                "Madrid",
+                "--country",
+                "Spain",
+                "--emoji",
+                "🇪🇸",
+                "--hours",
+                "9am–9pm"
+            )
+            #expect(opened.stdout == "Added Calle de Alcalá 1, Madrid.\n", "\(opened.stderr)")
+            let closed = try await Courier.run(
+                "library",
+                "close-location",
+                "--database",
+                database,
+                "--city",
+                "PARIS",
+                "--address",
+                "1 rue cler"
+            )
+            #expect(closed.stdout == "Closed 1 Rue Cler, Paris.\n", "\(closed.stderr)")
+            let madrid = try await Courier.run("library", "close-location", "--database", database, "--city", "madrid")
+            #expect(madrid.stdout == "Closed Calle de Alcalá 1, Madrid.\n", "\(madrid.stderr)")
+            let paris = try await Courier.run(
+                "library",
+                "set-hours",
+                "--database",
+                database,
+                "--city",
+                "Paris",
+                "--hours",
+                "10am"
+            )
+            #expect(paris.stdout == "2 Rue Cler, Paris: open 10am.\n", "\(paris.stderr)")
         }
         let unreachable = try await Courier.run(
             "library",

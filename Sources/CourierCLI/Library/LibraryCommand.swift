@@ -5,7 +5,7 @@ import LibraryPostgres
 import LibrarySearch
 import Logging
 
-/// `courier library import|add-book|set-hours`: a library's data in PostgreSQL, changed while
+/// `courier library import|add-book|add-location|close-location|set-hours`: a library's data in PostgreSQL, changed while
 /// `courier serve --database` replicas serve it.
 struct LibraryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,9 +18,12 @@ struct LibraryCommand: AsyncParsableCommand {
             Examples:
               courier library import --database postgres://courier@127.0.0.1/library --data ./my-library
               courier library add-book --database postgres://courier@127.0.0.1/library --title "Beowulf"
+              courier library add-location --database postgres://courier@127.0.0.1/library \\
+                --address "Calle de Alcalá 1" --city Madrid --country Spain --emoji 🇪🇸 --hours "9am–9pm"
+              courier library close-location --database postgres://courier@127.0.0.1/library --city Madrid
               courier library set-hours --database postgres://courier@127.0.0.1/library --city Paris --hours "9am–5pm"
             """,
-        subcommands: [Import.self, AddBook.self, SetHours.self]
+        subcommands: [Import.self, AddBook.self, AddLocation.self, CloseLocation.self, SetHours.self]
     )
 
     /// `--database`, shared by the subcommands.
@@ -119,6 +122,65 @@ struct LibraryCommand: AsyncParsableCommand {
             let book = Book(title: title, author: author, year: year, isbn: isbn, coverURL: cover)
             try await options.perform { database throws(LibraryDatabaseError) in try await database.addBook(book) }
             Terminal.output("Added \(TerminalText.escaped(title)).")
+        }
+    }
+
+    struct AddLocation: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add-location",
+            abstract: "Add one library location."
+        )
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Option(help: "The street address, without city or country.")
+        var address: String
+
+        @Option(help: "The city.")
+        var city: String
+
+        @Option(help: "The country, in English (what a search by country matches).")
+        var country: String
+
+        @Option(help: "The country's flag, such as 🇪🇸.")
+        var emoji: String
+
+        @Option(help: "The opening hours, such as '9am–6pm'.")
+        var hours: String
+
+        func run() async throws {
+            let location = Location(streetAddress: address, city: city, country: country, emoji: emoji, hours: hours)
+            try await options.perform { database throws(LibraryDatabaseError) in
+                try await database.addLocation(location)
+            }
+            Terminal.output("Added \(TerminalText.escaped(address)), \(TerminalText.escaped(city)).")
+        }
+    }
+
+    struct CloseLocation: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "close-location",
+            abstract: "Remove one library location: it has closed.",
+            discussion:
+                "The city (and the address, when the city has more than one library) are matched ignoring case and accents."
+        )
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Option(help: "The location's city.")
+        var city: String
+
+        @Option(help: "The location's street address, when its city has more than one.")
+        var address: String?
+
+        func run() async throws {
+            let (city, address) = (city, address)
+            let location = try await options.perform { database throws(LibraryDatabaseError) in
+                try await database.closeLocation(city: city, streetAddress: address)
+            }
+            Terminal.output(
+                "Closed \(TerminalText.escaped(location.streetAddress)), \(TerminalText.escaped(location.city))."
+            )
         }
     }
 
