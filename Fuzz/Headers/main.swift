@@ -35,7 +35,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         ])
     )
     let replayed = recorded.rewriting(value, to: "http://127.0.0.1:18700")
-    if !value.contains("http") { precondition(replayed == value, "text without an address was changed") }
+    if !value.lowercased().contains("http") {
+        precondition(replayed == value, "text without an address was changed")
+    }
 
     // Media types.
     _ = MediaType.essence(of: value)

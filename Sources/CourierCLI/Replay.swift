@@ -15,7 +15,8 @@ struct Replay: AsyncParsableCommand {
             host it was recorded from; repeated requests replay in recorded order. A request with \
             no recording gets 404 naming it. The origins the cassette was recorded from are \
             replaced by the replay's own address in recorded header values and text bodies, so \
-            it replays on any port; a GET whose If-None-Match names the recorded ETag gets 304. \
+            it replays on any port. A GET or HEAD whose If-None-Match names the recorded ETag \
+            (or whose If-Modified-Since is no earlier than its Last-Modified) gets 304. \
             Ctrl-C stops it.
 
             Examples:

@@ -24,7 +24,7 @@ struct StoreCommand: AsyncParsableCommand {
               courier store "haruki murakami" --country jp --language ja_jp
               courier store "the shining" --artwork covers --size large
               courier replay Examples/store-king.json --port 18700 &
-              courier store king --service http://127.0.0.1:18700 --artwork /tmp/covers
+              courier store king --service http://127.0.0.1:18700 --no-locale --artwork /tmp/covers
 
             \(ExitStatus.help)
             """
@@ -50,6 +50,13 @@ struct StoreCommand: AsyncParsableCommand {
             "The language of the answers: \(StoreLocale.languages.joined(separator: " or ")) (default: the locale's, when it is one of them)."
     )
     var language: String?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Search in the locale's country and language unless --country or --language say otherwise (--no-locale: the store's defaults, as a recording made without them asks)."
+    )
+    var locale = true
 
     @Option(
         help: "At most this many results (\(NumericOption.describe(Self.limitRange))).",
@@ -103,9 +110,9 @@ struct StoreCommand: AsyncParsableCommand {
         _ = try ServiceURL.parse(service, example: "https://itunes.apple.com")
     }
 
-    /// `--country` and `--language`, else the locale's.
-    var locale: StoreLocale {
-        let fromEnvironment = StoreLocale.fromEnvironment(CommandContext.environment)
+    /// `--country` and `--language`, else the locale's (unless `--no-locale`).
+    var storeLocale: StoreLocale {
+        let fromEnvironment = locale ? StoreLocale.fromEnvironment(CommandContext.environment) : StoreLocale()
         return StoreLocale(
             country: country?.lowercased() ?? fromEnvironment.country,
             language: language?.lowercased() ?? fromEnvironment.language
@@ -129,7 +136,7 @@ struct StoreCommand: AsyncParsableCommand {
                     )
                 )
                 let found: SearchResults
-                let locale = locale
+                let locale = storeLocale
                 do throws(RequestError) {
                     found = try await store.send(
                         ITunesStore.search(
@@ -142,7 +149,11 @@ struct StoreCommand: AsyncParsableCommand {
                     )
                 } catch {
                     if let limit = StoreRateLimit(error) {
-                        let wait = limit.retryAfter.map { " in \(Int($0.components.seconds)) s" } ?? " in a minute"
+                        // Whole seconds, rounded up, at least one.
+                        let wait =
+                            limit.retryAfter.map {
+                                " in \(max(1, Int($0.components.seconds) + ($0.components.attoseconds > 0 ? 1 : 0))) s"
+                            } ?? " in a minute"
                         throw CommandFailure(
                             "The store is refusing searches for now (\(limit.status): it answers about 20 a minute); try again\(wait).",
                             status: .network

@@ -1,4 +1,6 @@
+import Courier
 import Foundation
+import HTTPTypes
 
 /// The origins a cassette's requests were recorded against, found again in its responses and
 /// replaced by the address it is replayed on: a recording made against `http://127.0.0.1:9400`
@@ -6,17 +8,18 @@ import Foundation
 ///
 /// The recorded origins are the cassette's placeholders, as VCR-style tools keep one: every
 /// `scheme://host[:port]` of a recorded request URL. Where one appears in a response — a header
-/// value such as `Location` or `Link`, or a body that is UTF-8 text, JSON's `http:\/\/` form
-/// included — it is replaced by the replaying origin, and only as a whole origin:
-/// `http://127.0.0.1:94001` and `http://example.com.evil.test` are other origins and stay.
+/// value such as `Location` or `Link`, or a text body (`text/*`, JSON, XML, JavaScript, a
+/// form; not compressed, not a part of a `206`), JSON's `http:\/\/` form included — it is
+/// replaced by the replaying origin, and only as a whole origin: `http://127.0.0.1:94001`,
+/// `http://example.com.evil.test` and `git+http://…` are other addresses and stay.
 ///
 /// ```swift
 /// let origins = RecordedOrigins(cassette)
 /// let replayed = origins.rewriting(cassette.interactions[0].response, to: "http://127.0.0.1:18700")
 /// ```
 ///
-/// Bodies that are not UTF-8 (images, compressed bytes) are left as they are. One pass over each
-/// value, whatever the number of origins.
+/// Other bodies (images, protocol buffers, compressed bytes) are left as they are, since a
+/// changed length would break them. One pass over each value, whatever the number of origins.
 public struct RecordedOrigins: Sendable, Equatable {
     /// The origins, `scheme://authority` as the requests spelled them (scheme and host
     /// lowercased), in the order first recorded.
@@ -43,30 +46,48 @@ public struct RecordedOrigins: Sendable, Equatable {
         response.headers = response.headers.map { pair in
             pair.count == 2 ? [pair[0], rewriting(pair[1], to: origin)] : pair
         }
-        if let body = response.body, let text = String(validatingUTF8Data: body.data) {
+        if let body = response.body, Self.isText(response), let text = String(validatingUTF8Data: body.data) {
             let rewritten = rewriting(text, to: origin)
             if rewritten != text { response.body = Cassette.Body(Data(rewritten.utf8)) }
         }
         return response
     }
 
+    /// The media types whose bodies are rewritten.
+    static let textTypes = [
+        "text/*", "*/*+json", "*/*+xml", "application/json", "application/xml", "application/javascript",
+        "application/x-javascript", "application/x-ndjson", "application/x-www-form-urlencoded",
+    ]
+
+    /// Whether `response`'s body is text that can change length: a text type, no content
+    /// coding, not one part of a larger body.
+    static func isText(_ response: Cassette.Response) -> Bool {
+        let fields = response.headerFields
+        guard response.status != 206, let type = fields[.contentType] else { return false }
+        let coding = fields[values: .contentEncoding].joined(separator: ",").trimmingCharacters(in: .whitespaces)
+        return (coding.isEmpty || coding.lowercased() == "identity") && MediaType.matches(type, anyOf: textTypes)
+    }
+
     /// `text` with every recorded origin replaced by `origin`; JSON's escaped `\/` form by the
     /// same form of `origin`.
     public func rewriting(_ text: String, to origin: String) -> String {
         guard !lookup.isEmpty else { return text }
+        let escapedOrigin = origin.replacingOccurrences(of: "/", with: "\\/")
         let source = Array(text.utf8)
         var output: [UInt8] = []
         var copied = 0
         var index = 0
         while index < source.count {
-            guard source[index] == UInt8(ascii: "h"), let match = match(in: source, at: index) else {
+            // A scheme starts where no other scheme character comes before it (`git+http:` is another).
+            guard source[index] | 0x20 == UInt8(ascii: "h"), index == 0 || !Self.isSchemeByte(source[index - 1]),
+                let match = match(in: source, at: index)
+            else {
                 index += 1
                 continue
             }
             if output.isEmpty { output.reserveCapacity(source.count) }
             output.append(contentsOf: source[copied..<index])
-            let replacement = match.escaped ? origin.replacingOccurrences(of: "/", with: "\\/") : origin
-            output.append(contentsOf: replacement.utf8)
+            output.append(contentsOf: (match.escaped ? escapedOrigin : origin).utf8)
             index = match.end
             copied = index
         }
@@ -85,10 +106,10 @@ public struct RecordedOrigins: Sendable, Equatable {
     private func match(in bytes: [UInt8], at start: Int) -> (end: Int, escaped: Bool)? {
         var index = start
         for byte in "http".utf8 {
-            guard index < bytes.count, bytes[index] == byte else { return nil }
+            guard index < bytes.count, bytes[index] | 0x20 == byte else { return nil }
             index += 1
         }
-        let secure = index < bytes.count && bytes[index] == UInt8(ascii: "s")
+        let secure = index < bytes.count && bytes[index] | 0x20 == UInt8(ascii: "s")
         if secure { index += 1 }
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
         index += 1
@@ -128,7 +149,15 @@ public struct RecordedOrigins: Sendable, Equatable {
         }
     }
 
-    /// `scheme://authority` of an absolute http(s) URL, scheme and authority lowercased.
+    /// Letters, digits, `+`, `-` and `.`: what a URL scheme is made of.
+    private static func isSchemeByte(_ byte: UInt8) -> Bool {
+        switch byte | 0x20 {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): true
+        default: (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "+-.".utf8.contains(byte)
+        }
+    }
+
+    /// `scheme://host[:port]` of an absolute http(s) URL, lowercased, without user information.
     static func origin(of url: String) -> String? {
         let lowered = url.lowercased()
         let scheme: String
@@ -140,7 +169,8 @@ public struct RecordedOrigins: Sendable, Equatable {
             return nil
         }
         let rest = lowered.dropFirst(scheme.count)
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         guard !authority.isEmpty, authority.utf8.allSatisfy(isAuthorityByte) else { return nil }
         return scheme + authority
     }

@@ -155,11 +155,15 @@ public struct ReplayServer: Sendable {
         let tags = request.headers[values: .ifNoneMatch]
         if !tags.isEmpty {
             let condition = tags.joined(separator: ", ")
+            // `*` matches any current representation, tagged or not (RFC 9110 §13.1.2).
+            if EntityTag.ifNoneMatch(condition, matches: "") { return true }
             guard let tag = fields[.eTag] else { return false }
             let opaque = tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
             return EntityTag.ifNoneMatch(condition, matches: opaque)
         }
-        guard let condition = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse),
+        // One date, or the field is ignored (RFC 9110 §13.1.3).
+        let dates = request.headers[values: .ifModifiedSince]
+        guard dates.count == 1, let condition = HTTPDate.parse(dates[0]),
             let modified = fields[.lastModified].flatMap(HTTPDate.parse)
         else { return false }
         return modified <= condition

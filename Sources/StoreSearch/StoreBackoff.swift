@@ -1,6 +1,7 @@
 /// When to search the store again after it refused searches (``StoreRateLimit``): the wait it
-/// asked for, else one that doubles with each refusal in a row — 10 s, 20 s, 40 s, then 60 s,
-/// by when the store's minute has passed. An answer ends the run of refusals.
+/// asked for (1 s to 10 minutes), else one that doubles with each refusal in a row — 10 s,
+/// 20 s, 40 s, then 60 s, by when the store's minute has passed. An answer ends the run of
+/// refusals.
 ///
 /// A value: keep it where searches are made (behind a lock if they are made at once), and ask
 /// it before each search.
@@ -25,10 +26,12 @@ public struct StoreBackoff: Sendable, Equatable {
     public private(set) var pausedUntil: ContinuousClock.Instant?
 
     /// The first wait without a `Retry-After`; each refusal in a row doubles it, up to
-    /// ``longestWait``.
+    /// ``longestDoubledWait``.
     public static let firstWait = Duration.seconds(10)
-    /// The longest wait: a `Retry-After` beyond it is cut to it.
-    public static let longestWait = Duration.seconds(60)
+    /// The longest wait without a `Retry-After`.
+    public static let longestDoubledWait = Duration.seconds(60)
+    /// The longest wait a `Retry-After` gets: a longer one is cut to it.
+    public static let longestWait = Duration.seconds(600)
 
     /// No pause.
     public init() {}
@@ -36,7 +39,7 @@ public struct StoreBackoff: Sendable, Equatable {
     /// Records a refusal at `now` and returns how long to wait.
     public mutating func refused(_ limit: StoreRateLimit, at now: ContinuousClock.Instant) -> Duration {
         refusals = min(refusals + 1, 16)
-        let doubled = Self.firstWait * (1 << (refusals - 1))
+        let doubled = min(Self.firstWait * (1 << (refusals - 1)), Self.longestDoubledWait)
         let wait = min(max(limit.retryAfter ?? doubled, .seconds(1)), Self.longestWait)
         pausedUntil = now.advanced(by: wait)
         return wait

@@ -223,15 +223,13 @@ struct StoreCommandTests {
         }
         let replay = try await CourierService.start(command: ["replay", cassette.path, "--port", "0"])
         #expect(replay.url.port != 9400)
+        // As the README runs it, in a person's regional locale.
         let result = try await Courier.run(
-            "store",
-            "king",
-            "--service",
-            replay.url.absoluteString,
-            "--artwork",
-            artwork.path,
-            "--cache",
-            cache.path
+            [
+                "store", "king", "--service", replay.url.absoluteString, "--no-locale", "--artwork", artwork.path,
+                "--cache", cache.path,
+            ],
+            environment: ["LANG": "en_US.UTF-8"]
         )
         #expect(result.status == 0)
         #expect(result.stdout.contains("Teen Angel"))

@@ -14,12 +14,13 @@ struct RecordedOriginsTests {
         .init(request: .init(method: "GET", url: "HTTPS://Store.Example/a"), response: .init(status: 200)),
         .init(request: .init(method: "GET", url: "http://127.0.0.1:9400/artwork/1.png"), response: .init(status: 200)),
         .init(request: .init(method: "GET", url: "ftp://files.example/x"), response: .init(status: 200)),
+        .init(request: .init(method: "GET", url: "http://REDACTED@api.example/me"), response: .init(status: 200)),
     ])
     static let origins = RecordedOrigins(cassette)
     static let replay = "http://127.0.0.1:18700"
 
     @Test func theOriginsAreTheRequestsOnesInOrderOnce() {
-        #expect(Self.origins.origins == ["http://127.0.0.1:9400", "https://store.example"])
+        #expect(Self.origins.origins == ["http://127.0.0.1:9400", "https://store.example", "http://api.example"])
     }
 
     @Test(arguments: [
@@ -29,6 +30,8 @@ struct RecordedOriginsTests {
         ("see http://127.0.0.1:9400.", "see http://127.0.0.1:18700."),
         ("http://127.0.0.1:9400?q http://127.0.0.1:9400#f", "http://127.0.0.1:18700?q http://127.0.0.1:18700#f"),
         ("https://STORE.example\"", "http://127.0.0.1:18700\""),
+        ("HTTP://127.0.0.1:9400/x", "http://127.0.0.1:18700/x"),
+        ("(http://api.example/me)", "(http://127.0.0.1:18700/me)"),
     ])
     func everyWholeRecordedOriginIsReplaced(text: String, expected: String) {
         #expect(Self.origins.rewriting(text, to: Self.replay) == expected)
@@ -41,6 +44,8 @@ struct RecordedOriginsTests {
         "https://127.0.0.1:9400/x",  // another scheme
         "http://store.example/x",  // recorded over https only
         "ftp://files.example/x",
+        "git+http://127.0.0.1:9400/x",  // another scheme's address
+        "xhttp://127.0.0.1:9400/x",
         "http:/127.0.0.1:9400/x",
         "http://",
         "htt",
@@ -50,18 +55,39 @@ struct RecordedOriginsTests {
         #expect(Self.origins.rewriting(text, to: Self.replay) == text)
     }
 
-    @Test func headersAndTextBodiesAreRewrittenBinaryBodiesAreNot() {
-        let binary = Data([0x89, 0x50, 0x4E, 0x47, 0xFF]) + Data("http://127.0.0.1:9400".utf8)
+    @Test func headersAndTextBodiesAreRewrittenOtherBodiesAreNot() {
         let text = Cassette.Response(
             status: 302,
-            headers: [["Location", "http://127.0.0.1:9400/moved"], ["X-Odd"]],
+            headers: [
+                ["Location", "http://127.0.0.1:9400/moved"], ["X-Odd"], ["Content-Type", "text/html; charset=utf-8"],
+            ],
             body: .init(Data("at http://127.0.0.1:9400/".utf8))
         )
         let rewritten = Self.origins.rewriting(text, to: Self.replay)
-        #expect(rewritten.headers == [["Location", "http://127.0.0.1:18700/moved"], ["X-Odd"]])
+        #expect(rewritten.headers[0] == ["Location", "http://127.0.0.1:18700/moved"])
         #expect(rewritten.body?.data == Data("at http://127.0.0.1:18700/".utf8))
-        let image = Cassette.Response(status: 200, body: .init(binary))
-        #expect(Self.origins.rewriting(image, to: Self.replay) == image)
+        for type in ["application/json", "application/problem+json", "application/atom+xml", "text/javascript"] {
+            let typed = Cassette.Response(status: 200, headers: [["Content-Type", type]], body: text.body)
+            #expect(Self.origins.rewriting(typed, to: Self.replay).body == rewritten.body, "\(type)")
+        }
+        // Bytes whose length matters, or that are not the text itself, stay as recorded.
+        let ascii = Data("\u{0A}\u{15}http://127.0.0.1:9400".utf8)
+        let kept: [[[String]]] = [
+            [["Content-Type", "application/x-protobuf"]], [],
+            [["Content-Type", "text/plain"], ["Content-Encoding", "gzip"]],
+        ]
+        for headers in kept {
+            let response = Cassette.Response(status: 200, headers: headers, body: .init(ascii))
+            #expect(Self.origins.rewriting(response, to: Self.replay).body?.data == ascii, "\(headers)")
+        }
+        let part = Cassette.Response(status: 206, headers: [["Content-Type", "text/plain"]], body: .init(ascii))
+        #expect(Self.origins.rewriting(part, to: Self.replay).body?.data == ascii)
+        let image = Cassette.Response(
+            status: 200,
+            headers: [["Content-Type", "text/plain"]],
+            body: .init(Data([0x89, 0x50, 0xFF]) + Data("http://127.0.0.1:9400".utf8))
+        )
+        #expect(Self.origins.rewriting(image, to: Self.replay) == image, "not UTF-8")
     }
 
     /// One pass, whatever the text holds: a megabyte of near-misses and a long authority.

@@ -70,6 +70,12 @@ struct ReplayAnywhereTests {
         #expect(answer.headers[.contentType] == nil)
     }
 
+    /// `*` is any current representation: a recorded 200 without a tag is not modified either.
+    @Test func aStarIsNotModifiedWithoutATag() async throws {
+        let answer = try await Self.answer(.get, "/feed", fields: [.ifNoneMatch: "*"])
+        #expect(answer.status == .notModified)
+    }
+
     @Test func anotherEntityTagGetsTheWholeResponse() async throws {
         let answer = try await Self.answer(.get, "/search?term=king", fields: [.ifNoneMatch: "\"s2\""])
         #expect(answer.status == .ok)
@@ -84,6 +90,10 @@ struct ReplayAnywhereTests {
         #expect(earlier.status == .ok)
         let invalid = try await Self.answer(.get, "/feed", fields: [.ifModifiedSince: "yesterday"])
         #expect(invalid.status == .ok)
+        var twice = HTTPFields()
+        twice.append(HTTPField(name: .ifModifiedSince, value: "Wed, 04 Nov 2026 10:00:00 GMT"))
+        twice.append(HTTPField(name: .ifModifiedSince, value: "Wed, 04 Nov 2026 10:00:00 GMT"))
+        #expect(try await Self.answer(.get, "/feed", fields: twice).status == .ok, "two dates are no date")
         // If-None-Match wins: the feed has no tag, so it is sent whole.
         let both = try await Self.answer(
             .get,

@@ -79,10 +79,11 @@ struct StoreRoutes: Sendable {
                     sequence: sequence
                 )
             }
-            throttle.answered()
             found = found.map(withoutRefusedArtwork)
             // Superseded by a newer search from the same page, or the browser left.
             guard let found else { return Response(status: .noContent, headers: [.cacheControl: "no-store"]) }
+            // Only an answer ends the store's pause: a superseded search says nothing of it.
+            throttle.answered()
             allowed.allow(found.results.flatMap { [$0.imageSmall, $0.imageLarge].compactMap(\.self) })
             return AppResponse.json(StorePage(term: term, category: category, found: found))
         } catch let error as RequestError {
@@ -95,7 +96,7 @@ struct StoreRoutes: Sendable {
 
     /// `429` for searches paused for `wait`: the page waits `Retry-After` seconds and says so.
     static func paused(for wait: Duration) -> Response {
-        // At most StoreBackoff.longestWait: whole seconds, rounded up.
+        // At most StoreBackoff.longestWait (10 minutes): whole seconds, rounded up.
         let (whole, fraction) = wait.components
         let seconds = max(1, Int(whole) + (fraction > 0 ? 1 : 0))
         var response = AppResponse.problem(

@@ -269,15 +269,12 @@ function searchStoreSoon() {
   store.typing = setTimeout(searchStore, typingPause);
 }
 
-function searchStoreNow() {
-  clearTimeout(store.typing);
-  searchStore();
-}
-
 async function searchStore() {
+  clearTimeout(store.typing);  // a search now makes a pending one needless
   store.typing = null;
   const term = $("store-query").value.trim();
   const category = document.querySelector("input[name=store-category]:checked").value;
+  if (term && store.pausedUntil > Date.now()) { sayPaused(); return; }  // searched when the pause ends
   const generation = ++store.generation;
   store.request?.abort();
   abortArtwork();
@@ -288,7 +285,6 @@ async function searchStore() {
     say("store-status", "Type to search the store.");
     return;
   }
-  if (store.pausedUntil > Date.now()) { sayPaused(); return; }  // searched when the pause ends
   say("store-status", "Searching…");
   try {
     const locale = encodeURIComponent(navigator.language ?? "");
@@ -334,9 +330,9 @@ async function searchStore() {
 
 $("store-query").addEventListener("input", searchStoreSoon);
 for (const radio of document.querySelectorAll("input[name=store-category]")) {
-  radio.addEventListener("change", searchStoreNow);
+  radio.addEventListener("change", searchStore);
 }
-$("store-form").addEventListener("submit", (event) => { event.preventDefault(); searchStoreNow(); });
+$("store-form").addEventListener("submit", (event) => { event.preventDefault(); searchStore(); });
 activators.store = () => {
   if (!$("store-status").textContent) say("store-status", "Type to search the store.");
   $("store-query").focus();
