@@ -150,7 +150,7 @@ let package = Package(
         // The library service's data, its prefix search and the stores it answers from: no HTTP.
         .target(
             name: "LibrarySearch",
-            dependencies: ["Courier", "LibraryKit"],
+            dependencies: ["Courier", "LibraryKit", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/Data")],
             swiftSettings: swiftSettings
         ),
@@ -424,7 +424,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LibrarySearchTests",
-            dependencies: ["CourierTestTraits", "LibraryKit", "LibrarySearch"],
+            dependencies: [
+                "CourierTestTraits", "LibraryKit", "LibrarySearch", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

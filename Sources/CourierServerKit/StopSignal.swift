@@ -17,36 +17,18 @@ enum StopSignal {
     /// Set by the handler; an atomic store is async-signal-safe.
     private static let received = Atomic<Bool>(false)
 
-    /// What SIGINT and SIGTERM did before ``trap()``, to put back.
-    struct Previous: Sendable {
-        fileprivate let actions: [(Int32, sigaction)]
-    }
-
-    /// Catches SIGINT and SIGTERM from now on.
-    static func trap() -> Previous {
+    /// Catches SIGINT and SIGTERM from now on; returns what they did before, for ``restore(_:)``.
+    static func trap() -> SignalHandlers.Previous {
         received.store(false, ordering: .relaxed)  // initialized before the handler can run
-        var previous: [(Int32, sigaction)] = []
-        for signal in [SIGINT, SIGTERM] {
-            var action = sigaction()
-            #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = { _ in StopSignal.received.store(true, ordering: .relaxed) }
-            #else
-            action.__sigaction_u.__sa_handler = { _ in StopSignal.received.store(true, ordering: .relaxed) }
-            #endif
-            sigemptyset(&action.sa_mask)
-            var old = sigaction()
-            sigaction(signal, &action, &old)
-            previous.append((signal, old))
-        }
-        return Previous(actions: previous)
+        return SignalHandlers.install(
+            { _ in StopSignal.received.store(true, ordering: .relaxed) },
+            for: [SIGINT, SIGTERM]
+        )
     }
 
     /// Puts back what SIGINT and SIGTERM did before ``trap()``.
-    static func restore(_ previous: Previous) {
-        for (signal, action) in previous.actions {
-            var action = action
-            sigaction(signal, &action, nil)
-        }
+    static func restore(_ previous: SignalHandlers.Previous) {
+        SignalHandlers.restore(previous)
     }
 
     /// Returns once SIGINT or SIGTERM has come since ``trap()``, or when the task is cancelled.

@@ -159,6 +159,11 @@ final class CourierService: @unchecked Sendable {
     }
 
     /// Sends `signal`, then returns the exit status and the rest of the output.
+    /// Sends `signal` to the service, which goes on running.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
     func stop(with signal: Int32 = SIGTERM) async -> Courier.Result {
         kill(process.processIdentifier, signal)
         return await withCheckedContinuation { continuation in

@@ -28,7 +28,8 @@ struct LibraryCommandTests {
     @Test func servesSearchesAndStopsOnSIGTERM() async throws {
         let directory = try Self.dataDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = try await CourierService.start(["--data", directory.path])
+        // The files are read again on SIGHUP only: polling is the library's own test.
+        let service = try await CourierService.start(["--data", directory.path, "--reload-interval", "3600"])
         let address = service.url.absoluteString
 
         let france = try await Courier.run("locations", "fr", "--service", address)
@@ -65,6 +66,25 @@ struct LibraryCommandTests {
         #expect(nothing.status == 7)
         #expect(nothing.stdout.isEmpty)
         #expect(nothing.stderr == "courier: No books with a title starting with 'zzz'. Try fewer letters.\n")
+
+        // An edit is served once the files are read again; a bad one keeps the last good data
+        // and says why (issue 32).
+        try Data(#"[{"title": "Persuasion", "year": 1817}]"#.utf8).write(
+            to: directory.appendingPathComponent("catalog.json")
+        )
+        service.send(SIGHUP)
+        #expect(await service.waitForLog("The library's data is at version 2: 3 libraries, 1 books"))
+        let edited = try await Courier.run("catalog", "", "--service", address, "--json")
+        #expect(edited.stdout.contains("Persuasion") && !edited.stdout.contains("Middlemarch"))
+        try Data(#"[{"title": "Persuasion", "year": "1817"}]"#.utf8).write(
+            to: directory.appendingPathComponent("catalog.json")
+        )
+        service.send(SIGHUP)
+        #expect(await service.waitForLog("Kept the library's data at version 2: "))
+        #expect(service.hasLogged("catalog.json:1:"), "the file and place of the mistake")
+        #expect(service.hasLogged("[0].year: expected a whole number"))
+        let kept = try await Courier.run("catalog", "", "--service", address, "--json")
+        #expect(kept.stdout == edited.stdout)
 
         let stopped = await service.stop()
         #expect(stopped.status == 0)
@@ -126,6 +146,9 @@ struct LibraryCommandTests {
                 "Error: The value '5000' is invalid for '--limit <limit>': give a whole number from 0 to 1000.\n"
             )
         )
+        let reload = try await Courier.run("serve", "--reload-interval", "1")
+        #expect(reload.status == 2)
+        #expect(reload.stderr.contains("--reload-interval applies to --data only"))
         let service = try await Courier.run("catalog", "a", "--service", "ftp://x")
         #expect(service.status == 2)
         #expect(service.stderr.contains("--service 'ftp://x' is not an http or https URL"))

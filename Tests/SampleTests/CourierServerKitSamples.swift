@@ -1,6 +1,7 @@
 import CourierServerKit
 import Foundation
 import Hummingbird
+import LibrarySearch
 import Logging
 
 /// The samples of the `CourierServerKit` module, each in the context it takes for granted.
@@ -73,5 +74,11 @@ enum CourierServerKitSamples {
         let router = Router()
         router.middlewares.add(ResponseCompression())
         keep(router)
+    }
+
+    // MARK: - ReloadSignal.swift
+
+    static func reloadSignal(library: ReloadingLibrary) async {
+        await ReloadSignal.handle { library.reload(force: true) }  // until the task is cancelled
     }
 }

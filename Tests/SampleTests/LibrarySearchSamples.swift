@@ -1,6 +1,7 @@
 import Foundation
 import LibraryKit
 import LibrarySearch
+import Logging
 
 /// The samples of the `LibrarySearch` module (its `///` examples and its DocC articles), each in
 /// the context it takes for granted. Nothing calls them: the build compiles them.
@@ -62,5 +63,13 @@ enum LibrarySearchSamples {
         result.total              // every title starting with "the "
         books.items(in: result)   // the first 20 of them
         books.json(for: result)   // `[{…},{…}]`, ready to send
+    }
+
+    // MARK: - ReloadingLibrary.swift
+
+    static func reloadingLibrary(logger: Logger) throws {
+        let library = try ReloadingLibrary(directory: URL(fileURLWithPath: "my-library"), logger: logger)
+        // while serving: try await library.run() notices edits; library.reload() reads the files now.
+        keep(library)
     }
 }

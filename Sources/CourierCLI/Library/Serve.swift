@@ -20,7 +20,7 @@ struct Serve: AsyncParsableCommand {
 
             Examples:
               courier serve
-              courier serve --port 9000 --data ./my-library
+              courier serve --port 9000 --data ./my-library      # edits are served once valid
               courier serve --host 0.0.0.0 --port 8443 --tls-cert server.pem --tls-key server.key
               PORT=3000 courier serve
               courier serve --host 0.0.0.0 --database postgres://courier@db.example/library
@@ -38,8 +38,22 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
-    @Option(help: "A directory with catalog.json and locations.json to serve instead of the built-in data.")
+    @Option(
+        help: """
+            A directory with catalog.json and locations.json to serve instead of the built-in data; \
+            edits are served as soon as they are valid (SIGHUP reads the files at once).
+            """
+    )
     var data: String?
+
+    @Option(
+        help: """
+            With --data: look for changed files every this many seconds \
+            (\(NumericOption.describe(Self.reloadIntervals))); 1 if not given.
+            """,
+        transform: NumericOption.seconds(in: Self.reloadIntervals)
+    )
+    var reloadInterval: Double?
 
     @Option(
         help: """
@@ -76,6 +90,7 @@ struct Serve: AsyncParsableCommand {
     var databaseTimeout: Double?
 
     static let databaseTimeouts: ClosedRange<Double> = 0.1...600
+    static let reloadIntervals: ClosedRange<Double> = 0.05...3600
     static let connectionCounts = 1...200
     static let cacheSizes = 0...4096
 
@@ -88,6 +103,9 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(
                 "Serve --data or --database, not both: 'courier library import' loads files into a database."
             )
+        }
+        if reloadInterval != nil, data == nil {
+            throw ValidationError("--reload-interval applies to --data only: the built-in data does not change.")
         }
         if let database {
             _ = try DatabaseURLOption.parse(database)
@@ -129,15 +147,23 @@ struct Serve: AsyncParsableCommand {
             throw CommandFailure("\(error).", status: .usage)
         }
         let banner = ServeBanner(host: server.host, certificate: certificate, certificateFile: tlsCertificate)
+        let port = try listeningPort()
         do {
-            try await libraryServer.run(
-                host: server.host,
-                port: try listeningPort(),
-                limits: server.limits,
-                certificate: certificate,
-                handlingSignals: server.handlesSignals
-            ) { url in
-                Terminal.output(banner.text(listeningOn: url, summary: summary))
+            try await withThrowingDiscardingTaskGroup { group in
+                // SIGHUP reads the data files at once, while the server runs.
+                if let files = store as? ReloadingLibrary, server.handlesSignals {
+                    group.addTask { await ReloadSignal.handle { files.reload(force: true) } }
+                }
+                try await libraryServer.run(
+                    host: server.host,
+                    port: port,
+                    limits: server.limits,
+                    certificate: certificate,
+                    handlingSignals: server.handlesSignals
+                ) { url in
+                    Terminal.output(banner.text(listeningOn: url, summary: summary))
+                }
+                group.cancelAll()
             }
         } catch .cannotListen(let address, let failure) as LibraryServerError {
             throw CommandFailure(cannotListenOn: address, failure)
@@ -159,23 +185,28 @@ struct Serve: AsyncParsableCommand {
             )
             return (PostgresLibrary(url: url, configuration: configuration, logger: logger), "the catalog in \(url)")
         }
-        let libraryData: LibraryData
+        let library: Library
+        let store: any LibraryStore
         do {
-            libraryData =
-                if let data {
-                    try LibraryData.load(from: URL(fileURLWithPath: data, isDirectory: true))
-                } else {
-                    try LibraryData.embedded()
-                }
+            if let data {
+                let files = try ReloadingLibrary(
+                    directory: URL(fileURLWithPath: data, isDirectory: true),
+                    pollInterval: NumericOption.duration(seconds: reloadInterval ?? 1),
+                    logger: logger
+                )
+                (library, store) = (files.library, files)
+            } else {
+                library = Library(try LibraryData.embedded())
+                store = library
+            }
         } catch {
             throw CommandFailure(
                 "\(error)\nFix the file, or start without --data to serve the built-in data.",
                 status: .usage
             )
         }
-        let library = Library(libraryData)
         return (
-            library,
+            store,
             "\(library.locations.count) libraries in \(library.countryCount) countries, \(library.catalog.count) books"
         )
     }
