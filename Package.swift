@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "LibraryServer", targets: ["LibraryServer"]),
         .library(name: "LibraryPostgres", targets: ["LibraryPostgres"]),
         .library(name: "Feeds", targets: ["Feeds"]),
+        .library(name: "CourierXML", targets: ["CourierXML"]),
         .library(name: "GitWire", targets: ["GitWire"]),
         .library(name: "CourierImages", targets: ["CourierImages"]),
         .library(name: "StoreSearch", targets: ["StoreSearch"]),
@@ -184,9 +185,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // XML read as it arrives, for any service: events, namespaces, paths.
+        .target(
+            name: "CourierXML",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Feeds",
-            dependencies: ["Courier"],
+            dependencies: ["Courier", "CourierXML"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -461,6 +467,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CourierXMLTests",
+            dependencies: ["CourierTestTraits", "CourierXML"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "FeedsTests",
             dependencies: ["CourierTestTraits", "Feeds"],
             swiftSettings: swiftSettings
@@ -556,6 +567,7 @@ let package = Package(
                 "CourierTestTraits",
                 "CourierTesting",
                 "Favorites",
+                "CourierXML",
                 "Feeds",
                 "GitWire",
                 "LibraryKit",
@@ -593,6 +605,7 @@ if Context.environment["COURIER_BENCHMARKS"] != nil {
                 "CourierImages",
                 "CourierTesting",
                 "Favorites",
+                "CourierXML",
                 "GitWire",
                 "StoreSearch",
                 .product(name: "Benchmark", package: "benchmark"),
@@ -626,6 +639,13 @@ if Context.environment["COURIER_BENCHMARKS"] != nil {
             name: "feed-bench",
             dependencies: ["Feeds"],
             path: "Benchmarks/compare/feeds/Sources",
+            swiftSettings: swiftSettings
+        ),
+        // XMLEventReader and XMLPathReader against Foundation's XMLParser: Benchmarks/compare/xml.
+        .executableTarget(
+            name: "xml-bench",
+            dependencies: ["CourierXML"],
+            path: "Benchmarks/compare/xml/Sources",
             swiftSettings: swiftSettings
         ),
         // git http-backend behind a loopback server, for Benchmarks/compare/git/http.sh.

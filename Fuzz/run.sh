@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses and runs each for SECONDS.
 #
-#   Fuzz/run.sh SECONDS [harness...]     harnesses: gitwire feeds json headers images diskcache events names coding
+#   Fuzz/run.sh SECONDS [harness...]     harnesses: gitwire feeds xml json headers images diskcache events names coding
 #
 # Each harness is its module's sources compiled with `swiftc -sanitize=fuzzer,address` together
 # with Fuzz/<Harness>/main.swift (so internal API is reachable and the code under test is
@@ -29,7 +29,7 @@ root=$(pwd)
 seconds=${1:?usage: Fuzz/run.sh SECONDS [harness...]}
 shift
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(gitwire feeds json headers images diskcache events names coding)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(gitwire feeds xml json headers images diskcache events names coding)
 timeout=${FUZZ_TIMEOUT:-2}
 conformance=${FUZZ_CONFORMANCE:-/work/shared/conformance}
 out=Fuzz/.build
@@ -60,6 +60,20 @@ json_formatter_sources=(Sources/CourierJSON/{JSONFormatter,JSONFormatter+Tokens,
 
 courier_sources() { find Sources/Courier -name '*.swift' | sort; }
 
+# Reads source paths on standard input and prints the paths of copies without `import MODULE`
+# (a module whose sources the harness builds into its own): written only when they change, so
+# that a harness is rebuilt only when a source is.
+without_import() {
+    local module=$1 directory="$out/sources"
+    mkdir -p "$directory"
+    while IFS= read -r file; do
+        local copy="$directory/${file//\//_}"
+        grep -v -E "^(@_exported )?(public |package )?import $module\$" "$file" >"$copy.new" || true
+        if cmp -s "$copy.new" "$copy"; then rm "$copy.new"; else mv "$copy.new" "$copy"; fi
+        echo "$copy"
+    done
+}
+
 build() {
     local name=$1 binary="$out/$1"
     local -a sources linked=()
@@ -70,10 +84,13 @@ build() {
             module=GitWire main=Fuzz/GitWire/main.swift ;;
         feeds)
             # JSONFeedReader imports Courier for JSONValue: the module is named Courier so that
-            # the import names itself.
-            mapfile -t sources < <(find Sources/Feeds -name '*.swift' | sort)
+            # the import names itself, and CourierXML (the tokenizer, built in) names it too.
+            mapfile -t sources < <(find Sources/Feeds Sources/CourierXML -name '*.swift' | sort | without_import CourierXML)
             sources+=("${json_sources[@]}" Sources/Courier/Cache/CivilDate.swift)
             module=Courier main=Fuzz/Feeds/main.swift ;;
+        xml)
+            mapfile -t sources < <(find Sources/CourierXML -name '*.swift' | sort)
+            module=CourierXML main=Fuzz/XML/main.swift ;;
         json)
             sources=("${json_sources[@]}" "${json_formatter_sources[@]}")
             module=Courier main=Fuzz/JSON/main.swift ;;
@@ -142,6 +159,7 @@ seed() {
     case $name in
         feeds) from+=("$conformance/feeds/corpus") ;;
         json) from+=(Tests/CourierTestServer/Resources Tests/CourierTestingTests/Fixtures) ;;
+        xml) from+=("Fuzz/seeds/feeds" "$conformance/feeds/corpus") ;;
         headers | gitwire | images | diskcache | events | names | coding) ;;
     esac
     for directory in "${from[@]}"; do
@@ -180,6 +198,13 @@ large_seeds() {
             repeat "$corpus" attributes '<a b="1" c="&amp;" '
             repeat "$corpus" cdata '<![CDATA[x]]>'
             repeat "$corpus" items '<rss><channel><item><title>t</title><link>l</link></item>' ;;
+        xml)
+            repeat "$corpus" open-tags '<a>'
+            repeat "$corpus" namespaces '<a xmlns:x="urn:x" xmlns="urn:d">'
+            repeat "$corpus" entities '&amp;&#x41;&lt;&unknown;'
+            repeat "$corpus" comments '<!--'
+            repeat "$corpus" instructions '<?p d?>'
+            repeat "$corpus" paths '<a><b x="1">t</b></a>' ;;
         json)
             repeat "$corpus" arrays '['
             repeat "$corpus" objects '{"a":'

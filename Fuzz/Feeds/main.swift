@@ -1,4 +1,4 @@
-// libFuzzer harness: the XML tokenizer and the feed parser (Sources/Feeds), with the JSON Feed
+// libFuzzer harness: the XML tokenizer (Sources/CourierXML) and the feed parser (Sources/Feeds), with the JSON Feed
 // path (Sources/Courier/JSON).
 //
 // The input is a document. It is parsed whole by FeedParser (as it comes, and as the
@@ -46,7 +46,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 }
 
 struct Tokenized {
-    var events: [XMLEvent] = []
+    var events: [XMLToken] = []
     var feed: Feed
 }
 
@@ -55,8 +55,8 @@ struct Tokenized {
 func tokenize(_ text: [UInt8], limits: XMLLimits, chunkSizes: [Int]) -> Tokenized? {
     var tokenizer = XMLTokenizer(limits: limits)
     var builder = FeedBuilder(documentBase: URL(string: "https://example.com/feeds/feed.xml"))
-    var events: [XMLEvent] = []
-    let emit = { (event: XMLEvent) throws(FeedError) in
+    var events: [XMLToken] = []
+    let emit = { (event: XMLToken) throws(XMLError) in
         builder.handle(event)
         if case .text(let more) = event, case .text(let before)? = events.last {
             events[events.count - 1] = .text(before + more)

@@ -1,3 +1,5 @@
+import CourierXML
+
 /// A document the parser refuses: over a limit, not a feed at all, or a JSON Feed that is not
 /// JSON.
 ///
@@ -16,7 +18,7 @@
 /// }
 /// ```
 public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The document went past one of ``XMLLimits``.
+    /// The document went past one of `XMLLimits`.
     case limitExceeded(Limit)
     /// A JSON Feed that is not valid JSON: why, and where (line and column from 1).
     case notWellFormed(reason: String, line: Int, column: Int)
@@ -24,36 +26,21 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     /// JSON Feed version`).
     case notAFeed(String)
 
-    /// The limit a document went past, with its value.
-    public enum Limit: Sendable, Hashable {
-        /// ``XMLLimits/maximumDocumentSize``, in bytes.
-        case documentSize(Int)
-        /// ``XMLLimits/maximumTokenSize``, in bytes: one tag, comment, section or run of text.
-        case tokenSize(Int)
-        /// ``XMLLimits/maximumDepth``, in elements.
-        case depth(Int)
-        /// ``XMLLimits/maximumEntityExpansion``, in characters.
-        case entityExpansion(Int)
-        /// Entities that refer to entities, more than this many levels deep.
-        case entityNesting(Int)
+    /// The limit a document went past, with its value: the XML reader's (`XMLLimit`).
+    public typealias Limit = XMLLimit
+
+    /// The feed error of an XML reader's `error`.
+    init(_ error: XMLError) {
+        switch error {
+        case .limitExceeded(let limit): self = .limitExceeded(limit)
+        }
     }
 
     /// What went wrong and what to do, for people.
     public var message: String {
         switch self {
         case .limitExceeded(let limit):
-            switch limit {
-            case .documentSize(let bytes):
-                "The document is larger than \(bytes) bytes (XMLLimits.maximumDocumentSize)."
-            case .tokenSize(let bytes):
-                "A tag, comment, section or run of text is longer than \(bytes) bytes (XMLLimits.maximumTokenSize)."
-            case .depth(let levels):
-                "Elements nest deeper than \(levels) levels (XMLLimits.maximumDepth)."
-            case .entityExpansion(let characters):
-                "Entity references expand to more than \(characters) characters (XMLLimits.maximumEntityExpansion)."
-            case .entityNesting(let levels):
-                "Entities refer to entities more than \(levels) levels deep."
-            }
+            limit.message
         case .notWellFormed(let reason, let line, let column):
             "The JSON Feed is not valid JSON: line \(line), column \(column): \(reason)."
         case .notAFeed(let what):

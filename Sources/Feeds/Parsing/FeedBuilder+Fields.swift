@@ -1,3 +1,4 @@
+import CourierXML
 import Foundation
 
 /// Applying a field's collected text, per ``FeedRules/fields``.

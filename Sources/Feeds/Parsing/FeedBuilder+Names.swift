@@ -1,3 +1,4 @@
+import CourierXML
 import Foundation
 
 /// Names, attributes and links: namespaces by prefix, attribute values by name, URLs against
@@ -34,7 +35,7 @@ extension FeedBuilder {
 
     /// The value of the first attribute named `name`: `xml:base`, `xml:lang` and `rdf:about` by
     /// their namespace, whatever the prefix; other names unprefixed, in any case.
-    func value(_ name: String, in attributes: [XMLAttribute]) -> String? {
+    func value(_ name: String, in attributes: [XMLToken.Attribute]) -> String? {
         guard !attributes.isEmpty else { return nil }
         guard let colon = name.utf8.firstIndex(of: UInt8(ascii: ":")) else { return Self.value(name, in: attributes) }
         let wanted = FeedNamespace(uri: FeedNamespace.wellKnownPrefixes[String(Substring(name.utf8[..<colon]))] ?? "")
@@ -51,7 +52,7 @@ extension FeedBuilder {
     }
 
     /// The value of the first unprefixed attribute named `name` (lowercase), in any case.
-    static func value(_ name: String, in attributes: [XMLAttribute]) -> String? {
+    static func value(_ name: String, in attributes: [XMLToken.Attribute]) -> String? {
         for attribute in attributes where attribute.name.utf8.count == name.utf8.count {
             if attribute.name == name || attribute.name.lowercased() == name { return attribute.value }
         }

@@ -1,3 +1,4 @@
+import CourierXML
 import Foundation
 
 /// Builds a ``Feed`` from tokenizer events: resolves namespaces, `xml:base` and `xml:lang`,
@@ -30,7 +31,7 @@ struct FeedBuilder {
         var element: FeedRules.Element
         var depth: Int
         var text: [UInt8] = []
-        var attributes: [XMLAttribute]
+        var attributes: [XMLToken.Attribute]
         var base: URL?
         var isAtom: Bool
     }
@@ -119,7 +120,7 @@ struct FeedBuilder {
 
     // MARK: - Events
 
-    mutating func handle(_ event: XMLEvent) {
+    mutating func handle(_ event: XMLToken) {
         switch event {
         case .start(let name, let attributes, _): start(name, attributes)
         case .end: end()
@@ -129,6 +130,7 @@ struct FeedBuilder {
             } else if person != nil {
                 personText.append(contentsOf: text)
             }
+        case .comment, .instruction: break
         }
     }
 
@@ -140,7 +142,7 @@ struct FeedBuilder {
 
     // MARK: - Elements
 
-    private mutating func start(_ qualifiedName: String, _ attributes: [XMLAttribute]) {
+    private mutating func start(_ qualifiedName: String, _ attributes: [XMLToken.Attribute]) {
         var declaredCount = 0
         for attribute in attributes where attribute.name.utf8.starts(with: "xmlns".utf8) {
             let prefix: String
@@ -220,7 +222,7 @@ struct FeedBuilder {
     }
 
     /// Applies the rules to an element that opened outside any field.
-    private mutating func started(_ open: Open, _ attributes: [XMLAttribute], parent: FeedRules.Element?) {
+    private mutating func started(_ open: Open, _ attributes: [XMLToken.Attribute], parent: FeedRules.Element?) {
         let depth = stack.count
         if open.element == .entry || open.element == .item, entry == nil {
             var state = EntryState(depth: depth)
@@ -279,7 +281,7 @@ struct FeedBuilder {
         }
     }
 
-    private static func enclosure(_ url: String, _ attributes: [XMLAttribute]) -> Enclosure {
+    private static func enclosure(_ url: String, _ attributes: [XMLToken.Attribute]) -> Enclosure {
         Enclosure(
             url: url,
             type: value("type", in: attributes),
@@ -287,7 +289,7 @@ struct FeedBuilder {
         )
     }
 
-    private mutating func beginCapture(_ open: Open, _ attributes: [XMLAttribute]) {
+    private mutating func beginCapture(_ open: Open, _ attributes: [XMLToken.Attribute]) {
         capture = Capture(
             element: open.element,
             depth: stack.count,
@@ -347,7 +349,7 @@ struct FeedBuilder {
 
     // MARK: - Versions
 
-    private mutating func startRoot(_ open: Open, _ attributes: [XMLAttribute]) {
+    private mutating func startRoot(_ open: Open, _ attributes: [XMLToken.Attribute]) {
         switch open.element {
         case .feed:
             let version = value("version", in: attributes)

@@ -1,4 +1,5 @@
 import Courier
+import CourierXML
 import Foundation
 
 /// The dates feeds carry: W3C-DTF / RFC 3339 (partial dates included) and RFC 822 / 1123

@@ -1,3 +1,6 @@
+// Feeds' API names the XML reader's types (`XMLLimits`, `XMLLimit`): a program that imports
+// Feeds uses them without importing CourierXML too.
+@_exported public import CourierXML
 public import Foundation
 
 /// Parses feeds: Atom, RSS (0.9x, 1.0, 2.0) and JSON Feed, into ``Feed``.
@@ -8,7 +11,7 @@ public import Foundation
 /// ```
 ///
 /// The parser never loads anything from outside the document, bounds nesting, entity expansion
-/// and size (``XMLLimits``), and reads ill-formed feeds leniently, marking them
+/// and size (`XMLLimits`), and reads ill-formed feeds leniently, marking them
 /// ``Feed/isWellFormed`` false. Time is linear in the document, whatever it holds.
 public struct FeedParser: Sendable {
     /// The limits that end the parse of a hostile document.

@@ -1,3 +1,4 @@
+import CourierXML
 import Foundation
 
 /// One document read in pieces: the first bytes choose the format and the encoding, then each
@@ -5,7 +6,7 @@ import Foundation
 /// and ``FeedEntries`` both read through it.
 ///
 /// Memory is bounded by the largest token, the entries not yet taken and a constant; a JSON
-/// Feed is held whole (at most ``XMLLimits/maximumDocumentSize``) and read at the end.
+/// Feed is held whole (at most `XMLLimits.maximumDocumentSize`) and read at the end.
 struct FeedReader {
     /// How many bytes decide the format and the encoding at most: a declaration is in the
     /// first KiB.
@@ -100,7 +101,11 @@ struct FeedReader {
             var local = FeedBuilder(documentBase: nil)
             swap(&local, &builder)
             defer { swap(&local, &builder) }
-            try tokenizer.finish { event throws(FeedError) in local.handle(event) }
+            do throws(XMLError) {
+                try tokenizer.finish { event in local.handle(event) }
+            } catch {
+                throw FeedError(error)
+            }
             _ = local.finish()
             if let refusal = local.refusal { throw refusal }
         }
@@ -151,6 +156,10 @@ struct FeedReader {
         var local = FeedBuilder(documentBase: nil)
         swap(&local, &builder)
         defer { swap(&local, &builder) }
-        try tokenizer.feed(utf8) { event throws(FeedError) in local.handle(event) }
+        do throws(XMLError) {
+            try tokenizer.feed(utf8) { event in local.handle(event) }
+        } catch {
+            throw FeedError(error)
+        }
     }
 }

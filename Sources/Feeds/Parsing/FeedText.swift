@@ -1,3 +1,5 @@
+import CourierXML
+
 /// Turning the text of feeds into plain text for display. Everything runs on UTF-8 bytes: feeds
 /// are mostly ASCII markup, and `Character`-level work would cost grapheme breaking per byte.
 enum FeedText {

@@ -1,4 +1,5 @@
 import Courier
+import CourierXML
 import Foundation
 
 /// JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1).

@@ -1,10 +1,10 @@
 /// Character references (`&amp;`, `&#233;`, `&#xE9;`, `&eacute;`), read the same way by the XML
 /// tokenizer and by the HTML-to-text conversion.
-enum CharacterReference {
+package enum CharacterReference {
     /// The name of the reference whose `&` is at `index` (between `&` and `;`: up to 32 bytes
     /// of an XML name or `#`), and where reading continues after its `;`; `nil` when no
     /// reference starts there.
-    static func name<Bytes: RandomAccessCollection<UInt8>>(
+    package static func name<Bytes: RandomAccessCollection<UInt8>>(
         in bytes: Bytes,
         at index: Int
     ) -> (name: Range<Int>, next: Int)? where Bytes.Index == Int {
@@ -19,7 +19,7 @@ enum CharacterReference {
     }
 
     /// The character of one of XML's five predefined entities (`lt`, `gt`, `amp`, `quot`, `apos`).
-    static func predefined(_ name: some Collection<UInt8>) -> UInt8? {
+    package static func predefined(_ name: some Collection<UInt8>) -> UInt8? {
         switch name.count {
         case 2 where name.dropFirst().first == UInt8(ascii: "t"):
             switch name.first {
@@ -37,7 +37,7 @@ enum CharacterReference {
 
     /// The character a numeric reference's name (`#233`, `#xE9`) stands for; `nil` when it
     /// names none (including NUL). `nil` too for a name that is not numeric.
-    static func numeric(_ name: some Collection<UInt8>) -> Unicode.Scalar? {
+    package static func numeric(_ name: some Collection<UInt8>) -> Unicode.Scalar? {
         guard name.first == UInt8(ascii: "#") else { return nil }
         let digits = name.dropFirst()
         let isHex = digits.first == UInt8(ascii: "x") || digits.first == UInt8(ascii: "X")
@@ -48,7 +48,7 @@ enum CharacterReference {
 
     /// The character an HTML reference stands for: numeric, predefined or one of HTML 4's
     /// named characters.
-    static func html(_ name: some Collection<UInt8>) -> Unicode.Scalar? {
+    package static func html(_ name: some Collection<UInt8>) -> Unicode.Scalar? {
         if name.first == UInt8(ascii: "#") { return numeric(name) }
         if let byte = predefined(name) { return Unicode.Scalar(byte) }
         return HTMLEntities.named[String(decoding: name, as: UTF8.self)]

@@ -1,10 +1,9 @@
 import CourierTestTraits
+import CourierXML
 import Foundation
 import Testing
 
-@testable import Feeds
-
-/// The work of the searches for the ends of tokens, tags and comments, counted: linear in the
+/// The work of the tokenizer's searches for the ends of tokens, tags and comments, counted: linear in the
 /// input whatever it holds and however it is cut, checked without a clock. A search that
 /// started over (a chunk rescanning its unfinished token, a `<` looking to the end of the text
 /// for its `>`) would count the square of the input here.
@@ -39,15 +38,5 @@ struct LinearWorkTests {
             // Each byte once, and the few a terminator cut between pieces is looked at again.
             #expect(work <= bytes.count * 2, "\(open) in pieces of \(size): \(work) for \(bytes.count)")
         }
-    }
-
-    @Test(arguments: ["<", "<a", "<a x=\"", "<!-- ", "<a x='1'>"])
-    func htmlFullOfOpenBracketsIsScannedOnce(piece: String) {
-        let html = "</p>" + String(repeating: piece, count: 20_000) + " end"
-        var work = 0
-        let text = FeedText.plainText(fromHTML: html, scanned: &work)
-        #expect(work <= html.utf8.count * 3, "\(piece): \(work) for \(html.utf8.count)")
-        // An unterminated comment hides the rest; anything else leaves the text after it.
-        #expect(piece.hasPrefix("<!--") ? text.isEmpty : text.hasSuffix("end"))
     }
 }

@@ -1,7 +1,7 @@
 /// The named character references of HTML 4 (252 names), which feeds use without declaring
 /// them. Decoding one marks the document as not well-formed XML.
-enum HTMLEntities {
-    static let named: [String: Unicode.Scalar] = [
+package enum HTMLEntities {
+    package static let named: [String: Unicode.Scalar] = [
         "AElig": "\u{C6}", "Aacute": "\u{C1}", "Acirc": "\u{C2}", "Agrave": "\u{C0}", "Alpha": "\u{391}",
         "Aring": "\u{C5}", "Atilde": "\u{C3}", "Auml": "\u{C4}", "Beta": "\u{392}", "Ccedil": "\u{C7}",
         "Chi": "\u{3A7}", "Dagger": "\u{2021}", "Delta": "\u{394}", "ETH": "\u{D0}", "Eacute": "\u{C9}",

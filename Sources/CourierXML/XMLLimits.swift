@@ -1,23 +1,8 @@
-/// What the tokenizer finds in a document, in order.
-enum XMLEvent: Equatable, Sendable {
-    /// `<name attr="value">` (or `<name/>` with `isEmpty`), names as written (with prefixes).
-    case start(name: String, attributes: [XMLAttribute], isEmpty: Bool)
-    /// `</name>`.
-    case end(name: String)
-    /// Character data, UTF-8 with references decoded (a view of the tokenizer's buffer: copy
-    /// what is kept).
-    case text(ArraySlice<UInt8>)
-    /// The content of a CDATA section, UTF-8.
-    case cdata(ArraySlice<UInt8>)
-}
-
-/// One attribute, its value with references decoded.
-struct XMLAttribute: Equatable, Sendable {
-    var name: String
-    var value: String
-}
-
 /// Limits that keep hostile documents from using unbounded time or memory.
+///
+/// ```swift
+/// var reader = XMLEventReader(limits: XMLLimits(maximumDepth: 64, maximumDocumentSize: 8 << 20))
+/// ```
 public struct XMLLimits: Sendable, Hashable {
     /// How deeply elements may nest.
     public var maximumDepth: Int

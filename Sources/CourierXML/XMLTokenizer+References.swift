@@ -1,7 +1,7 @@
 /// The document type's internal subset, and entity and character references.
 extension XMLTokenizer {
     /// `<!DOCTYPE …>` with an internal subset, or another `<!…>` declaration (skipped).
-    mutating func declaration(final: Bool) throws(FeedError) -> Bool {
+    mutating func declaration(final: Bool) throws(XMLError) -> Bool {
         guard let end = tagEnd(from: position + 2, kind: .declaration, brackets: true) else {
             return incomplete(final: final, what: "declaration")
         }
@@ -36,7 +36,7 @@ extension XMLTokenizer {
     }
 
     /// `bytes` with character and entity references replaced.
-    mutating func decodeReferences(_ bytes: ArraySlice<UInt8>, depth: Int = 0) throws(FeedError) -> [UInt8] {
+    mutating func decodeReferences(_ bytes: ArraySlice<UInt8>, depth: Int = 0) throws(XMLError) -> [UInt8] {
         guard bytes.contains(UInt8(ascii: "&")) else { return Array(bytes) }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
@@ -98,7 +98,7 @@ extension XMLTokenizer {
     }
 
     /// Counts entity expansion toward ``XMLLimits/maximumEntityExpansion``.
-    private mutating func count(expansion more: Int) throws(FeedError) {
+    private mutating func count(expansion more: Int) throws(XMLError) {
         expansion += more
         if expansion > limits.maximumEntityExpansion {
             throw .limitExceeded(.entityExpansion(limits.maximumEntityExpansion))

@@ -1,17 +1,17 @@
-/// A streaming, forgiving XML tokenizer for feeds.
+/// A streaming, forgiving XML tokenizer: what ``XMLEventReader`` and the feed parser read with.
 ///
-/// It takes UTF-8 in chunks of any size and emits ``XMLEvent``s as soon as each is complete,
+/// It takes UTF-8 in chunks of any size and emits ``XMLToken``s as soon as each is complete,
 /// keeping only the unfinished tail in memory. It never loads anything from outside the
 /// document: external entities are recorded and left empty. Well-formedness errors (a bare
 /// `&`, an HTML entity XML does not define, a mismatched or missing end tag, a truncated file)
 /// are recovered from the way a lenient reader would, and clear ``isWellFormed``. Limits on
-/// depth, entity expansion, document and token size end the parse with a ``FeedError``.
-struct XMLTokenizer {
-    let limits: XMLLimits
+/// depth, entity expansion, document and token size end the parse with an ``XMLError``.
+package struct XMLTokenizer {
+    package let limits: XMLLimits
     /// False once anything was not well-formed XML; ``firstProblem`` says what.
-    private(set) var isWellFormed = true
+    package private(set) var isWellFormed = true
     /// The first well-formedness problem found.
-    private(set) var firstProblem: String?
+    package private(set) var firstProblem: String?
 
     var buffer: [UInt8] = []
     var position = 0
@@ -26,22 +26,25 @@ struct XMLTokenizer {
     var scan = PendingScan()
     /// How many bytes the searches for the ends of tokens have looked at: linear in the input
     /// whatever it holds, however it is cut (the tests check it).
-    var scanned = 0
+    package var scanned = 0
 
-    init(limits: XMLLimits = XMLLimits()) {
+    package init(limits: XMLLimits = XMLLimits()) {
         self.limits = limits
     }
 
     // MARK: - Input
 
     /// Adds the next bytes of UTF-8 and emits every event they complete.
-    mutating func feed(_ bytes: some Collection<UInt8>, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) {
+    package mutating func feed(
+        _ bytes: some Collection<UInt8>,
+        emit: (XMLToken) throws(XMLError) -> Void
+    ) throws(XMLError) {
         buffer.append(contentsOf: bytes)
         try drain(final: false, emit: emit)
     }
 
     /// Ends the input: emits what is left, and closes elements left open (not well-formed).
-    mutating func finish(emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) {
+    package mutating func finish(emit: (XMLToken) throws(XMLError) -> Void) throws(XMLError) {
         try drain(final: true, emit: emit)
         if !openElements.isEmpty { problem("the document ends before </\(openElements.last ?? "")>") }
         while let name = openElements.popLast() { try emit(.end(name: name)) }
@@ -55,7 +58,7 @@ struct XMLTokenizer {
 
     // MARK: - Tokens
 
-    mutating func drain(final: Bool, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) {
+    mutating func drain(final: Bool, emit: (XMLToken) throws(XMLError) -> Void) throws(XMLError) {
         while position < buffer.count {
             let start = position
             if buffer[position] == UInt8(ascii: "<") {
@@ -85,7 +88,7 @@ struct XMLTokenizer {
         }
     }
 
-    mutating func text(_ bytes: ArraySlice<UInt8>, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) {
+    mutating func text(_ bytes: ArraySlice<UInt8>, emit: (XMLToken) throws(XMLError) -> Void) throws(XMLError) {
         // Most text is the white space between tags, with no reference: passed on as it is.
         let decoded = bytes.contains(UInt8(ascii: "&")) ? try decodeReferences(bytes)[...] : bytes
         if openElements.isEmpty {
@@ -96,14 +99,19 @@ struct XMLTokenizer {
     }
 
     /// Handles the markup at `position`; false when it is not complete yet.
-    mutating func markup(final: Bool, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) -> Bool {
+    mutating func markup(final: Bool, emit: (XMLToken) throws(XMLError) -> Void) throws(XMLError) -> Bool {
         let rest = buffer[position...]
         // Most markup is a tag: `<!` and `<?` are looked at only when they are there.
         if rest.count >= 2, ByteScan.isNameStart(buffer[position + 1]) || buffer[position + 1] == UInt8(ascii: "/") {
             return try tag(final: final, emit: emit)
         }
         if rest.starts(with: Self.commentOpen) {
-            return skip(until: "-->", from: 4, final: final, kind: .comment)
+            guard let end = find("-->", from: position + 4, kind: .comment) else {
+                return incomplete(final: final, what: "comment")
+            }
+            try emit(.comment(buffer[(position + 4)..<end]))
+            position = end + 3
+            return true
         }
         if rest.starts(with: Self.cdataOpen) {
             guard let end = find("]]>", from: position + 9, kind: .cdata) else {
@@ -118,7 +126,12 @@ struct XMLTokenizer {
             return true
         }
         if rest.starts(with: [UInt8(ascii: "<"), UInt8(ascii: "?")]) {
-            return skip(until: "?>", from: 2, final: final, kind: .instruction)
+            guard let end = find("?>", from: position + 2, kind: .instruction) else {
+                return incomplete(final: final, what: "processing instruction")
+            }
+            try instruction(buffer[(position + 2)..<end], emit: emit)
+            position = end + 2
+            return true
         }
         if rest.starts(with: [UInt8(ascii: "<"), UInt8(ascii: "!")]) {
             return try declaration(final: final)
@@ -136,15 +149,24 @@ struct XMLTokenizer {
     static let cdataOpen = Array("<![CDATA[".utf8)
 
     /// A start or end tag at `position`, or a `<` that starts none; false when it is not complete yet.
-    mutating func tag(final: Bool, emit: (XMLEvent) throws(FeedError) -> Void) throws(FeedError) -> Bool {
+    mutating func tag(final: Bool, emit: (XMLToken) throws(XMLError) -> Void) throws(XMLError) -> Bool {
         let next = buffer[position + 1]
         if next == UInt8(ascii: "/") {
             guard let end = tagEnd(from: position + 2, kind: .endTag) else {
                 return incomplete(final: final, what: "end tag")
             }
-            let name = String(decoding: buffer[(position + 2)..<end], as: UTF8.self).trimmingXMLSpace()
+            var nameStart = position + 2
+            var nameEnd = end
+            while nameStart < nameEnd, ByteScan.isSpace(buffer[nameStart]) { nameStart += 1 }
+            while nameEnd > nameStart, ByteScan.isSpace(buffer[nameEnd - 1]) { nameEnd -= 1 }
             position = end + 1
-            try endTag(name, emit: emit)
+            // Most end tags close the element open last: compared as bytes, no name is made.
+            if let last = openElements.last, last.utf8.elementsEqual(buffer[nameStart..<nameEnd]) {
+                openElements.removeLast()
+                try emit(.end(name: last))
+                return true
+            }
+            try endTag(String(decoding: buffer[nameStart..<nameEnd], as: UTF8.self), emit: emit)
             return true
         }
         guard ByteScan.isNameStart(next) else {
@@ -182,12 +204,12 @@ struct XMLTokenizer {
         return true
     }
 
-    mutating func skip(until terminator: String, from offset: Int, final: Bool, kind: PendingScan.Kind) -> Bool {
-        guard let end = find(terminator, from: position + offset, kind: kind) else {
-            return incomplete(final: final, what: kind.description)
-        }
-        position = end + terminator.utf8.count
-        return true
+    /// `<?target data?>`, but not the XML declaration, which says how the document is written.
+    mutating func instruction(_ body: ArraySlice<UInt8>, emit: (XMLToken) throws(XMLError) -> Void) throws(XMLError) {
+        let targetEnd = body.firstIndex(where: ByteScan.isSpace) ?? body.endIndex
+        let target = body[..<targetEnd]
+        if target.elementsEqual("xml".utf8) { return }
+        try emit(.instruction(target: target, data: body[targetEnd...].drop(while: ByteScan.isSpace)))
     }
 
     /// The index of the first `terminator` at or after `start` (or after where an earlier
@@ -241,8 +263,8 @@ struct XMLTokenizer {
 
     mutating func emitCDATA(
         _ bytes: ArraySlice<UInt8>,
-        emit: (XMLEvent) throws(FeedError) -> Void
-    ) throws(FeedError) {
+        emit: (XMLToken) throws(XMLError) -> Void
+    ) throws(XMLError) {
         guard !openElements.isEmpty else {
             problem("a CDATA section outside the root element")
             return
@@ -254,7 +276,7 @@ struct XMLTokenizer {
 
 extension String {
     /// Without leading and trailing XML white space.
-    func trimmingXMLSpace() -> String {
+    package func trimmingXMLSpace() -> String {
         let bytes = utf8.drop(while: ByteScan.isSpace)
         let end =
             bytes.lastIndex(where: { !ByteScan.isSpace($0) }).map { bytes.index(after: $0) } ?? bytes.startIndex

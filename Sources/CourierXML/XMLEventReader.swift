@@ -1,0 +1,293 @@
+/// XML read as it arrives, for any XML service: a SAX-style stream of ``XMLEvent``s with
+/// namespaces resolved, from UTF-8 in chunks of any size.
+///
+/// ```swift
+/// let response = try await client.stream(Endpoint<Data>(url: feedURL))
+/// var reader = XMLEventReader()
+/// let show = { (event: XMLEvent) in
+///     if case .startElement(let name, let attributes) = event, name.localName == "enclosure" {
+///         print(attributes.value(of: "url") ?? "")
+///     }
+/// }
+/// for try await chunk in response.body {
+///     try reader.read(chunk, show)
+/// }
+/// try reader.finish(show)
+/// ```
+///
+/// The same guarantees as the feed parser, which reads with it:
+/// - **Linear time, bounded memory.** Each byte is looked at a bounded number of times however
+///   the input is cut; only the unfinished token, the names of open elements and the namespaces
+///   in scope are kept. Nesting, one token's size, the document's size and entity expansion
+///   are bounded by ``XMLLimits``; the namespaces in scope count toward
+///   ``XMLLimits/maximumTokenSize``. Going past a limit throws ``XMLError``.
+/// - **Nothing from outside.** External entities and DTDs are never loaded; a reference to one
+///   is left empty. Entities declared in the document expand within the limits (no "billion
+///   laughs").
+/// - **Lenient.** A document that is not well-formed (a mismatched or missing end tag, a bare
+///   `&`, an undeclared prefix, a truncated file) is read the way a forgiving reader would,
+///   start and end events still paired; ``isWellFormed`` turns false and ``firstProblem`` says
+///   what came first.
+///
+/// The input is UTF-8 (a byte order mark is skipped); convert other encodings first.
+public struct XMLEventReader: Sendable {
+    private var tokenizer: XMLTokenizer
+    private var scopes = NamespaceScopes()
+    private var openNames: [XMLName] = []
+    private var size = 0
+    private var atStart = true
+    private var namespaceProblem: String?
+    /// Names already resolved in the scopes open now, elements' and attributes' apart: the same
+    /// few names come back on every element. Emptied when a namespace declaration opens or
+    /// closes, and when it holds ``resolvedLimit`` names.
+    private var resolvedElements: [String: XMLName] = [:]
+    private var resolvedAttributes: [String: XMLName] = [:]
+    private static let resolvedLimit = 1024
+
+    /// A reader within `limits`.
+    public init(limits: XMLLimits = XMLLimits()) {
+        self.limits = limits
+        tokenizer = XMLTokenizer(limits: limits)
+    }
+
+    /// The limits the reader stops at.
+    public let limits: XMLLimits
+
+    /// False once anything read was not well-formed XML (or not namespace-well-formed).
+    public var isWellFormed: Bool { tokenizer.isWellFormed && namespaceProblem == nil }
+
+    /// The first thing that was not well-formed, for people.
+    public var firstProblem: String? { tokenizer.firstProblem ?? namespaceProblem }
+
+    /// Reads the next bytes of the document, calling `handle` with every event they complete.
+    ///
+    /// - Throws: ``XMLError`` when the document goes past a limit; read no further.
+    public mutating func read(_ bytes: some Collection<UInt8>, _ handle: (XMLEvent) -> Void) throws(XMLError) {
+        try readPieces(bytes) { handle($0.event) }
+    }
+
+    /// Reads the next bytes as ``read(_:_:)`` does, handing over text as bytes: for readers
+    /// that want only some of it as a `String`.
+    package mutating func readPieces(_ bytes: some Collection<UInt8>, _ handle: (XMLPiece) -> Void) throws(XMLError) {
+        size += bytes.count
+        if size > limits.maximumDocumentSize {
+            throw .limitExceeded(.documentSize(limits.maximumDocumentSize))
+        }
+        if atStart {
+            // The first three bytes decide whether there is a byte order mark to skip.
+            pending.append(contentsOf: bytes)
+            if size < 3 { return }
+            try startDocument(handle)
+            return
+        }
+        try feed(bytes, handle)
+    }
+
+    /// Bytes held until the first three have arrived.
+    private var pending: [UInt8] = []
+
+    /// Ends the document: emits what is left, and the end of every element left open.
+    public mutating func finish(_ handle: (XMLEvent) -> Void) throws(XMLError) {
+        try finishPieces { handle($0.event) }
+    }
+
+    /// Ends the document as ``finish(_:)`` does, handing over text as bytes.
+    package mutating func finishPieces(_ handle: (XMLPiece) -> Void) throws(XMLError) {
+        if atStart { try startDocument(handle) }
+        var tokenizer = takeTokenizer()
+        defer { self.tokenizer = tokenizer }
+        try tokenizer.finish { token throws(XMLError) in try self.handle(token, handle) }
+    }
+
+    /// Reads the first bytes, held until there were three, without a byte order mark.
+    private mutating func startDocument(_ handle: (XMLPiece) -> Void) throws(XMLError) {
+        atStart = false
+        let head = pending
+        pending = []
+        try feed(head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...], handle)
+    }
+
+    /// The tokenizer, moved out so that its buffer is not copied while this reader's own state
+    /// changes with each token; put it back when done.
+    private mutating func takeTokenizer() -> XMLTokenizer {
+        let tokenizer = self.tokenizer
+        self.tokenizer = XMLTokenizer(limits: tokenizer.limits)
+        return tokenizer
+    }
+
+    /// Every event of a whole document.
+    ///
+    /// - Throws: ``XMLError`` when the document goes past a limit.
+    public static func events(
+        in document: some Collection<UInt8>,
+        limits: XMLLimits = XMLLimits()
+    ) throws(XMLError)
+        -> [XMLEvent]
+    {
+        var reader = XMLEventReader(limits: limits)
+        var events: [XMLEvent] = []
+        try reader.read(document) { events.append($0) }
+        try reader.finish { events.append($0) }
+        return events
+    }
+
+    // MARK: - Tokens to events
+
+    private mutating func feed(_ bytes: some Collection<UInt8>, _ handle: (XMLPiece) -> Void) throws(XMLError) {
+        var tokenizer = takeTokenizer()
+        defer { self.tokenizer = tokenizer }
+        try tokenizer.feed(bytes) { token throws(XMLError) in try self.handle(token, handle) }
+    }
+
+    private mutating func handle(_ token: XMLToken, _ handle: (XMLPiece) -> Void) throws(XMLError) {
+        switch token {
+        case .start(let qualifiedName, let attributes, _):
+            if try scopes.enter(attributes, budget: limits.maximumTokenSize) { forgetResolvedNames() }
+            let name = resolve(qualifiedName, isElement: true)
+            openNames.append(name)
+            handle(
+                .start(
+                    name,
+                    attributes: attributes.map { attribute in
+                        XMLAttribute(name: resolve(attribute.name, isElement: false), value: attribute.value)
+                    }
+                )
+            )
+        case .end:
+            let name = openNames.popLast() ?? XMLName(localName: "")
+            if scopes.leave() { forgetResolvedNames() }
+            handle(.end(name))
+        case .text(let bytes): handle(.text(bytes, isCDATA: false))
+        case .cdata(let bytes): handle(.text(bytes, isCDATA: true))
+        case .comment(let bytes): handle(.comment(bytes))
+        case .instruction(let target, let data): handle(.instruction(target: target, data: data))
+        }
+    }
+
+    private mutating func forgetResolvedNames() {
+        resolvedElements.removeAll(keepingCapacity: true)
+        resolvedAttributes.removeAll(keepingCapacity: true)
+    }
+
+    /// `qualifiedName` with its prefix resolved in the scopes open now.
+    private mutating func resolve(_ qualifiedName: String, isElement: Bool) -> XMLName {
+        if let known = isElement ? resolvedElements[qualifiedName] : resolvedAttributes[qualifiedName] {
+            return known
+        }
+        let name = resolveInScope(qualifiedName, isElement: isElement)
+        // An undeclared prefix is resolved anew each time, so that its problem is reported.
+        guard name.prefix == nil || name.namespaceURI != nil else { return name }
+        if isElement {
+            if resolvedElements.count >= Self.resolvedLimit { resolvedElements.removeAll(keepingCapacity: true) }
+            resolvedElements[qualifiedName] = name
+        } else {
+            if resolvedAttributes.count >= Self.resolvedLimit { resolvedAttributes.removeAll(keepingCapacity: true) }
+            resolvedAttributes[qualifiedName] = name
+        }
+        return name
+    }
+
+    private mutating func resolveInScope(_ qualifiedName: String, isElement: Bool) -> XMLName {
+        let utf8 = qualifiedName.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else {
+            if !isElement, qualifiedName == "xmlns" {
+                return XMLName(namespaceURI: XMLName.xmlnsNamespace, localName: "xmlns")
+            }
+            // The default namespace is for elements only; an unprefixed attribute is in none.
+            return XMLName(namespaceURI: isElement ? scopes.uri(for: "") : nil, localName: qualifiedName)
+        }
+        let prefix = String(Substring(utf8[..<colon]))
+        let localName = String(Substring(utf8[utf8.index(after: colon)...]))
+        if prefix == "xmlns" {
+            return XMLName(namespaceURI: XMLName.xmlnsNamespace, localName: localName, prefix: prefix)
+        }
+        if prefix == "xml" {
+            return XMLName(namespaceURI: XMLName.xmlNamespace, localName: localName, prefix: prefix)
+        }
+        guard let uri = scopes.uri(for: prefix) else {
+            if namespaceProblem == nil { namespaceProblem = "the prefix \(prefix) is not declared" }
+            return XMLName(localName: localName, prefix: prefix)
+        }
+        return XMLName(namespaceURI: uri, localName: localName, prefix: prefix)
+    }
+}
+
+/// An event with its text still bytes (a view of the tokenizer's buffer: copy what is kept).
+package enum XMLPiece {
+    case start(XMLName, attributes: [XMLAttribute])
+    case end(XMLName)
+    case text(ArraySlice<UInt8>, isCDATA: Bool)
+    case comment(ArraySlice<UInt8>)
+    case instruction(target: ArraySlice<UInt8>, data: ArraySlice<UInt8>)
+
+    /// The event, its text a `String`.
+    var event: XMLEvent {
+        switch self {
+        case .start(let name, let attributes): .startElement(name, attributes: attributes)
+        case .end(let name): .endElement(name)
+        case .text(let bytes, let isCDATA):
+            isCDATA ? .cdata(String(decoding: bytes, as: UTF8.self)) : .text(String(decoding: bytes, as: UTF8.self))
+        case .comment(let bytes): .comment(String(decoding: bytes, as: UTF8.self))
+        case .instruction(let target, let data):
+            .processingInstruction(
+                target: String(decoding: target, as: UTF8.self),
+                data: String(decoding: data, as: UTF8.self)
+            )
+        }
+    }
+}
+
+/// The namespace bindings in scope: for each prefix, the URIs declared by the open elements,
+/// innermost last; `""` for the default namespace.
+struct NamespaceScopes: Sendable {
+    private var bindings: [String: [String]] = [:]
+    /// For each open element, the prefixes it declared.
+    private var declared: [[String]] = []
+    /// The bytes of the prefixes and URIs in scope.
+    private var bytes = 0
+
+    /// Opens an element's scope with the declarations among its `attributes`; returns whether
+    /// it declared any.
+    ///
+    /// - Throws: ``XMLError/limitExceeded(_:)`` when the namespaces in scope would hold more
+    ///   than `budget` bytes.
+    mutating func enter(_ attributes: [XMLToken.Attribute], budget: Int) throws(XMLError) -> Bool {
+        var prefixes: [String] = []
+        for attribute in attributes {
+            let name = attribute.name
+            // Most attributes declare nothing: one byte says so.
+            guard name.utf8.first == UInt8(ascii: "x") else { continue }
+            let prefix: String
+            if name == "xmlns" {
+                prefix = ""
+            } else if name.utf8.starts(with: "xmlns:".utf8) {
+                prefix = String(Substring(name.utf8.dropFirst(6)))
+            } else {
+                continue
+            }
+            bytes += prefix.utf8.count + attribute.value.utf8.count
+            if bytes > budget { throw .limitExceeded(.tokenSize(budget)) }
+            bindings[prefix, default: []].append(attribute.value)
+            prefixes.append(prefix)
+        }
+        declared.append(prefixes)
+        return !prefixes.isEmpty
+    }
+
+    /// Closes the innermost element's scope; returns whether it had declared anything.
+    mutating func leave() -> Bool {
+        guard let prefixes = declared.popLast() else { return false }
+        for prefix in prefixes {
+            if let uri = bindings[prefix]?.popLast() { bytes -= prefix.utf8.count + uri.utf8.count }
+            if bindings[prefix]?.isEmpty == true { bindings[prefix] = nil }
+        }
+        return !prefixes.isEmpty
+    }
+
+    /// The namespace `prefix` is bound to now; `nil` when it is not bound, or (for the default
+    /// namespace) bound to nothing with `xmlns=""`.
+    func uri(for prefix: String) -> String? {
+        guard let uri = bindings[prefix]?.last, !uri.isEmpty else { return nil }
+        return uri
+    }
+}
