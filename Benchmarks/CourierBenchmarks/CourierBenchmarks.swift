@@ -103,6 +103,7 @@ let benchmarks: @Sendable () -> Void = {
     cacheBenchmarks()
     cookieBenchmarks()
     gitWireBenchmarks()
+    xmlBenchmarks()
     storeBenchmarks()
     favoritesBenchmarks()
 }
