@@ -56,6 +56,23 @@ struct FeedCommandTests {
         }
     }
 
+    /// `--cache`: the second run revalidates with the feed's tag, and a 304 serves the stored
+    /// feed (issue 32).
+    @Test func aCachedFeedIsRevalidated() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feed-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TestServer.withRunning { server in
+            let url = server.url("/cacheable/podcast").absoluteString + "?feed=1&etag=%22p1%22&cc=no-cache"
+            let first = try await Courier.run("feed", url, "--cache", directory.path, "--json-lines")
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.contains(#""title":"podcast #1""#))
+            let second = try await Courier.run("feed", url, "--cache", directory.path, "--json-lines")
+            #expect(second.stdout == first.stdout, "the stored feed, revalidated")
+            #expect(await server.events.hitCount("podcast:304") == 1)
+            #expect(await server.events.hitCount("podcast") == 2)
+        }
+    }
+
     @Test func entriesArePrintedAsTheyArriveAndLimitStopsReading() async throws {
         try await TestServer.withRunning { server in
             var components = URLComponents(url: server.url("/stream/held/feed"), resolvingAgainstBaseURL: false)!

@@ -157,7 +157,8 @@ enum TestRoutes {
     /// `fail_after` (answer 503 "down" once `<key>` has been hit that many times), `vary`, `status`, `location`, `content_location`,
     /// `bare304` (304s without ETag or Last-Modified, as many servers send them), `weak304` (304s
     /// with the tag made weak), `set_cookie`, `gzip` (the body in gzip, with `Vary: Accept-Encoding`),
-    /// `echo_vary=no` (a body without the `vary` fields' values), `extra` (`Name: value`, one more
+    /// `echo_vary=no` (a body without the `vary` fields' values), `feed` (the body as the title of
+    /// an RSS feed's one entry), `extra` (`Name: value`, one more
     /// field line each time it is given), `change_after` (from that hit on, the entity tag is
     /// `"changed"` and the bytes shift by one), `bytes` (a body of that many
     /// bytes that answers `Range`: see ``bytes(_:shift:request:headers:)``), `shift`.
@@ -243,6 +244,12 @@ enum TestRoutes {
             body += " \(name.trimmingCharacters(in: .whitespaces))=\(fieldName.flatMap { request.headers[$0] } ?? "-")"
         }
         headers[.contentType] = "text/plain"
+        if query.get("feed") != nil {
+            // An RSS feed whose one entry's title is the body above.
+            body =
+                "<rss version=\"2.0\"><channel><title>Cached</title><item><title>\(body)</title></item></channel></rss>"
+            headers[.contentType] = "application/rss+xml"
+        }
         set(.age, query.get("age"))
         let shift = (query.get("shift", as: Int.self) ?? 0) + (changed ? 1 : 0)
         var status = HTTPResponse.Status(code: query.get("status", as: Int.self) ?? 200)

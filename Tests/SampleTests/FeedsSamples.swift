@@ -56,4 +56,14 @@ enum FeedsSamples {
         for try await entry in FeedParser().entries(in: fileHandle) { print(entry.title ?? "") }  // a file: read as parse reads it
         keep(feed)
     }
+
+    // MARK: - Model/FeedHTML.swift
+
+    // swift-format-ignore
+    static func sanitizing() {
+        let html = FeedHTML.sanitized(#"<p onclick="x()">Hi <script>steal()</script><a href="/a">a</a></p>"#,
+                                      base: URL(string: "https://example.com/blog/"))
+        // <p>Hi <a href="https://example.com/a" rel="noopener noreferrer nofollow">a</a></p>
+        keep(html)
+    }
 }

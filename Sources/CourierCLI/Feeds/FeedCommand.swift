@@ -4,6 +4,7 @@ import CourierAsyncHTTPClient
 import Feeds
 import Foundation
 import HTTPTypes
+import Logging
 
 /// `courier feed <url|file>`: a feed's entries as they are parsed, as a list, JSON or JSON Lines.
 struct FeedCommand: AsyncParsableCommand {
@@ -19,6 +20,7 @@ struct FeedCommand: AsyncParsableCommand {
             Examples:
               courier feed https://www.swift.org/atom.xml --limit 5
               courier feed saved.xml --json --base-url https://example.com/feed.xml
+              courier feed https://example.com/feed.xml --cache ~/.cache/courier/feeds   # revalidates
             """
     )
 
@@ -44,7 +46,19 @@ struct FeedCommand: AsyncParsableCommand {
     @Option(name: .customLong("content-type"), help: "The Content-Type the document came with, for its charset.")
     var contentType: String?
 
+    @Option(
+        help: """
+            Keep the feed in this HTTP cache directory: the next run sends its ETag and \
+            Last-Modified and reads it from the cache when the server answers 304 (the feed is then \
+            read whole, not as it arrives).
+            """
+    )
+    var cache: String?
+
     @OptionGroup var security: SecurityOptions
+
+    /// The largest feed read whole with `--cache`.
+    static let maximumCachedFeed = 64 << 20
 
     /// `--limit`: 0 (the feed's fields without entries) to a million.
     static let limitRange = 0...1_000_000
@@ -57,6 +71,7 @@ struct FeedCommand: AsyncParsableCommand {
         let givenBase = baseURL.flatMap(URL.init(string:))
         let parser = FeedParser()
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) {
+            if let cache { return try await readThroughCache(url, directory: cache, base: givenBase, parser: parser) }
             try await security.withTransport { transport in
                 let client = HTTPClient(transport: transport, configuration: .init(securityPolicy: security.policy))
                 let response: StreamedResponse
@@ -79,6 +94,43 @@ struct FeedCommand: AsyncParsableCommand {
         }
         defer { try? handle.close() }
         try await show(parser.entries(in: handle, baseURL: givenBase, contentType: contentType))
+    }
+
+    /// `--cache`: the feed fetched through an HTTP cache on disk (revalidated with its
+    /// validators), then read whole.
+    private func readThroughCache(_ url: URL, directory: String, base: URL?, parser: FeedParser) async throws {
+        let httpCache: HTTPCache
+        do {
+            let logger = Terminal.logger(label: "courier.cache", level: .warning)
+            httpCache = try HTTPCache(directory: URL(fileURLWithPath: directory, isDirectory: true), logger: logger)
+        } catch {
+            throw CommandFailure(error.description, status: .usage)
+        }
+        try await security.withTransport { transport in
+            let client = HTTPClient(
+                transport: transport,
+                configuration: .init(
+                    securityPolicy: security.policy,
+                    maxResponseSize: Self.maximumCachedFeed,
+                    cache: httpCache
+                )
+            )
+            let response: DecodedResponse<Data>
+            do throws(RequestError) {
+                response = try await client.response(for: Endpoint<Data>(url: url, headers: [.accept: Self.accept]))
+            } catch {
+                await httpCache.waitForRevalidations()
+                throw CommandFailure(error)
+            }
+            await httpCache.waitForRevalidations()
+            let type = contentType ?? response.head.headerFields[.contentType]
+            let body = response.value
+            let chunks = AsyncStream<Data> { continuation in
+                continuation.yield(body)
+                continuation.finish()
+            }
+            try await show(parser.entries(in: chunks, baseURL: base ?? URL(string: response.url), contentType: type))
+        }
     }
 
     private static let accept =

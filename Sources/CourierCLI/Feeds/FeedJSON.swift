@@ -16,6 +16,8 @@ struct FeedJSON {
         field("link", entry.link, &first)
         field("summary", entry.summary, &first)
         field("content", entry.content, &first)
+        field("content_html", entry.safeContent, &first)
+        field("content_type", entry.contentType, &first)
         date("published", entry.published, &first)
         date("updated", entry.updated, &first)
         people("authors", entry.authors, &first)
@@ -40,7 +42,32 @@ struct FeedJSON {
             }
             bytes.append(UInt8(ascii: "}"))
         }
-        bytes.append(contentsOf: "]}".utf8)
+        bytes.append(UInt8(ascii: "]"))
+        field("image", entry.image, &first)
+        key("media", &first)
+        bytes.append(UInt8(ascii: "["))
+        for (index, item) in entry.media.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            var inner = true
+            bytes.append(UInt8(ascii: "{"))
+            field("kind", item.kind.rawValue, &inner)
+            field("url", item.url, &inner)
+            field("type", item.type, &inner)
+            field("medium", item.medium, &inner)
+            for (name, value) in [
+                ("width", item.width), ("height", item.height), ("duration", item.duration),
+                ("file_size", item.fileSize),
+            ] {
+                number(name, value, &inner)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+        number("duration", entry.duration, &first)
+        number("episode", entry.episode, &first)
+        number("season", entry.season, &first)
+        flag("explicit", entry.isExplicit, &first)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// The feed's own fields, as the members that end the `--json` document (each on its
@@ -61,6 +88,12 @@ struct FeedJSON {
         }
         next("updated")
         optional(feed.updated.flatMap(Self.iso8601))
+        next("image")
+        optional(feed.image)
+        next("icon")
+        optional(feed.icon)
+        next("explicit")
+        bytes.append(contentsOf: (feed.isExplicit.map { $0 ? "true" : "false" } ?? "null").utf8)
         next("authors")
         peopleArray(feed.authors)
         next("wellFormed")
@@ -96,6 +129,16 @@ struct FeedJSON {
     private mutating func field(_ name: String, _ value: String?, _ first: inout Bool) {
         key(name, &first)
         optional(value)
+    }
+
+    private mutating func number(_ name: String, _ value: Int?, _ first: inout Bool) {
+        key(name, &first)
+        bytes.append(contentsOf: (value.map { String($0) } ?? "null").utf8)
+    }
+
+    private mutating func flag(_ name: String, _ value: Bool?, _ first: inout Bool) {
+        key(name, &first)
+        bytes.append(contentsOf: (value.map { $0 ? "true" : "false" } ?? "null").utf8)
     }
 
     private mutating func date(_ name: String, _ value: Date?, _ first: inout Bool) {

@@ -20,6 +20,14 @@ public struct Feed: Sendable, Hashable, Codable {
     public var updated: Date?
     /// The feed's authors.
     public var authors: [Person]
+    /// A picture of the feed, absolute: RSS `<image><url>`, `itunes:image`, Atom `logo`, JSON
+    /// Feed `icon`.
+    public var image: String?
+    /// A small icon of the feed, absolute: Atom `icon`, JSON Feed `favicon`.
+    public var icon: String?
+    /// Whether a podcast says it is explicit (`itunes:explicit`: `yes`, `true` or `explicit`;
+    /// `no`, `false` or `clean`); `nil` when it does not say.
+    public var isExplicit: Bool?
     /// The entries, in document order.
     public var entries: [Entry]
     /// False when the document was not well-formed and was read leniently.
@@ -36,6 +44,9 @@ public struct Feed: Sendable, Hashable, Codable {
         language: String? = nil,
         updated: Date? = nil,
         authors: [Person] = [],
+        image: String? = nil,
+        icon: String? = nil,
+        isExplicit: Bool? = nil,
         entries: [Entry] = [],
         isWellFormed: Bool = true,
         problem: String? = nil
@@ -47,6 +58,9 @@ public struct Feed: Sendable, Hashable, Codable {
         self.language = language
         self.updated = updated
         self.authors = authors
+        self.image = image
+        self.icon = icon
+        self.isExplicit = isExplicit
         self.entries = entries
         self.isWellFormed = isWellFormed
         self.problem = problem
@@ -63,8 +77,15 @@ public struct Entry: Sendable, Hashable, Codable {
     public var link: String?
     /// A summary, as plain text.
     public var summary: String?
-    /// The full content, as it was given (HTML for HTML content).
+    /// The full content, as it was given (HTML for HTML content, XHTML's markup included).
+    /// Never show it as it is: ``safeContent`` is the form for people.
     public var content: String?
+    /// What the relative links in ``content`` are relative to: the `xml:base` in effect there,
+    /// else the document's address.
+    public var contentBase: String?
+    /// What ``content`` is: `html`, `xhtml`, `text` or a media type, as Atom's `type` says;
+    /// `nil` for RSS's content, which is HTML.
+    public var contentType: String?
     /// When it was first published.
     public var published: Date?
     /// When it last changed.
@@ -75,6 +96,18 @@ public struct Entry: Sendable, Hashable, Codable {
     public var categories: [String]
     /// Attached media.
     public var enclosures: [Enclosure]
+    /// A picture of the entry, absolute: `itunes:image`, JSON Feed `image`.
+    public var image: String?
+    /// Media RSS `media:thumbnail` and `media:content` (in `media:group` too), in order.
+    public var media: [MediaItem]
+    /// A podcast episode's length in seconds (`itunes:duration`: `SS`, `MM:SS` or `HH:MM:SS`).
+    public var duration: Int?
+    /// A podcast episode's number (`itunes:episode`).
+    public var episode: Int?
+    /// A podcast episode's season (`itunes:season`).
+    public var season: Int?
+    /// Whether a podcast episode says it is explicit (`itunes:explicit`), as ``Feed/isExplicit``.
+    public var isExplicit: Bool?
 
     /// An empty entry.
     public init(
@@ -87,7 +120,15 @@ public struct Entry: Sendable, Hashable, Codable {
         updated: Date? = nil,
         authors: [Person] = [],
         categories: [String] = [],
-        enclosures: [Enclosure] = []
+        enclosures: [Enclosure] = [],
+        contentBase: String? = nil,
+        contentType: String? = nil,
+        image: String? = nil,
+        media: [MediaItem] = [],
+        duration: Int? = nil,
+        episode: Int? = nil,
+        season: Int? = nil,
+        isExplicit: Bool? = nil
     ) {
         self.id = id
         self.title = title
@@ -99,6 +140,75 @@ public struct Entry: Sendable, Hashable, Codable {
         self.authors = authors
         self.categories = categories
         self.enclosures = enclosures
+        self.contentBase = contentBase
+        self.contentType = contentType
+        self.image = image
+        self.media = media
+        self.duration = duration
+        self.episode = episode
+        self.season = season
+        self.isExplicit = isExplicit
+    }
+
+    /// ``content`` as HTML that is safe to show: only an allow-list of elements and
+    /// attributes, links made absolute against ``contentBase``, and no scripts, styles, event
+    /// handlers, frames, forms or `javascript:` URLs (``FeedHTML/sanitized(_:base:)``).
+    /// Plain-text content comes back escaped.
+    public var safeContent: String? {
+        guard let content else { return nil }
+        switch contentType {
+        case nil, "html", "xhtml": return FeedHTML.sanitized(content, base: contentBase.flatMap(URL.init(string:)))
+        default: return FeedHTML.escaped(content)
+        }
+    }
+}
+
+/// A Media RSS `media:thumbnail` or `media:content`.
+public struct MediaItem: Sendable, Hashable, Codable {
+    /// Which element it is.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// `media:thumbnail`: a picture of the entry.
+        case thumbnail
+        /// `media:content`: a media object (a video, a picture, a sound).
+        case content
+    }
+
+    /// Thumbnail or content.
+    public var kind: Kind
+    /// Where it is, absolute.
+    public var url: String
+    /// Its media type (`media:content`'s `type`).
+    public var type: String?
+    /// `image`, `audio`, `video`, `document` or `executable` (`media:content`'s `medium`).
+    public var medium: String?
+    /// Its width in pixels.
+    public var width: Int?
+    /// Its height in pixels.
+    public var height: Int?
+    /// Its length in seconds (`media:content`'s `duration`).
+    public var duration: Int?
+    /// Its size in bytes (`media:content`'s `fileSize`).
+    public var fileSize: Int?
+
+    /// A media item.
+    public init(
+        kind: Kind,
+        url: String,
+        type: String? = nil,
+        medium: String? = nil,
+        width: Int? = nil,
+        height: Int? = nil,
+        duration: Int? = nil,
+        fileSize: Int? = nil
+    ) {
+        self.kind = kind
+        self.url = url
+        self.type = type
+        self.medium = medium
+        self.width = width
+        self.height = height
+        self.duration = duration
+        self.fileSize = fileSize
     }
 }
 

@@ -14,6 +14,11 @@ extension FeedBuilder {
             }
             return
         }
+        if capture.element == .url, person == nil, entry == nil {
+            // The url of the channel's RSS `<image>`.
+            if let url = Self.resolve(raw, against: capture.base) { feed.image = url }
+            return
+        }
         let context: FeedRules.Context = entry != nil ? .entry : .feed
         guard let field = FeedRules.field(capture.element, in: context) else { return }
         // `.first` and `.firstWithText`: once set, a later occurrence is skipped. (`.last` and
@@ -28,6 +33,8 @@ extension FeedBuilder {
             set(field, value)
         case .content:
             entry?.entry.content = Self.decodedIfBase64(raw, capture)
+            entry?.entry.contentBase = capture.base?.absoluteString
+            entry?.entry.contentType = Self.contentType(capture)
             if entry?.entry.summary == nil {
                 let summary = text(raw, capture)
                 entry?.entry.summary = summary
@@ -83,6 +90,33 @@ extension FeedBuilder {
             }
         case .category:
             entry?.entry.categories.append(FeedText.collapsingWhitespace(raw))
+        case .image:
+            if let url = Self.resolve(raw, against: capture.base) { feed.image = url }
+        case .icon:
+            if let url = Self.resolve(raw, against: capture.base) { feed.icon = url }
+        case .explicit:
+            let value = FeedValues.explicit(raw)
+            if context == .entry { entry?.entry.isExplicit = value } else { feed.isExplicit = value }
+        case .duration:
+            entry?.entry.duration = FeedValues.duration(raw)
+        case .episode:
+            entry?.entry.episode = FeedValues.wholeNumber(raw)
+        case .season:
+            entry?.entry.season = FeedValues.wholeNumber(raw)
+        }
+    }
+
+    /// What kind of content a capture holds: `html`, `xhtml`, `text`, or a media type; `nil`
+    /// for RSS's content, which is HTML.
+    private static func contentType(_ capture: Capture) -> String? {
+        guard let type = value("type", in: capture.attributes)?.lowercased() else { return nil }
+        switch type {
+        case "text/html": return "html"
+        case "application/xhtml+xml": return "xhtml"
+        case "text/plain": return "text"
+        default:
+            if value("mode", in: capture.attributes)?.lowercased() == "escaped" { return "html" }
+            return type
         }
     }
 

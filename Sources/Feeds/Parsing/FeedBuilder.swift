@@ -34,6 +34,21 @@ struct FeedBuilder {
         var attributes: [XMLToken.Attribute]
         var base: URL?
         var isAtom: Bool
+        /// XHTML content: its elements are kept as markup, its text escaped.
+        var isMarkup = false
+
+        /// Appends `bytes` with `&`, `<`, `>` and `"` as references.
+        mutating func appendEscaped(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "&"): text.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): text.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): text.append(contentsOf: "&gt;".utf8)
+                case UInt8(ascii: "\""): text.append(contentsOf: "&quot;".utf8)
+                default: text.append(byte)
+                }
+            }
+        }
     }
 
     /// An alternate-link candidate per feedparser's rules.
@@ -113,6 +128,10 @@ struct FeedBuilder {
     var person: Person?
     var personText: [UInt8] = []
     var personDepth = 0
+    /// The depth of the channel's RSS `<image>`, while it is open: its `<url>` is the feed's image.
+    var feedImageDepth: Int?
+    /// The names of the elements open inside XHTML content, to close them as markup.
+    var markupNames: [String] = []
 
     init(documentBase: URL?) {
         self.documentBase = documentBase
@@ -125,7 +144,9 @@ struct FeedBuilder {
         case .start(let name, let attributes, _): start(name, attributes)
         case .end: end()
         case .text(let text), .cdata(let text):
-            if capture != nil {
+            if capture?.isMarkup == true {
+                capture?.appendEscaped(text)
+            } else if capture != nil {
                 capture?.text.append(contentsOf: text)
             } else if person != nil {
                 personText.append(contentsOf: text)
@@ -190,7 +211,21 @@ struct FeedBuilder {
         )
         stack.append(open)
 
-        // Inside a field every element is part of its text (XHTML content, stray markup).
+        // Inside a field every element is part of its text (stray markup), or of its markup
+        // (XHTML content).
+        if capture?.isMarkup == true {
+            markupNames.append(local)
+            capture?.text.append(UInt8(ascii: "<"))
+            capture?.text.append(contentsOf: local.utf8)
+            for attribute in attributes where !attribute.name.utf8.starts(with: "xmlns".utf8) {
+                capture?.text.append(UInt8(ascii: " "))
+                capture?.text.append(contentsOf: attribute.name.utf8)
+                capture?.text.append(contentsOf: "=\"".utf8)
+                capture?.appendEscaped(attribute.value.utf8)
+                capture?.text.append(UInt8(ascii: "\""))
+            }
+            capture?.text.append(UInt8(ascii: ">"))
+        }
         if capture != nil { return }
         switch element {
         case .feed, .rss, .rdf, .channel, .entry, .item: sawFeedElement = true
@@ -243,6 +278,14 @@ struct FeedBuilder {
             if FeedRules.isPersonPart(open.element) { beginCapture(open, attributes) }
             return
         }
+        if open.element == .url, let imageDepth = feedImageDepth, depth == imageDepth + 1 {
+            return beginCapture(open, attributes)
+        }
+        // Media RSS: anywhere in an entry (in a `media:group` too).
+        if open.element == .mediaThumbnail || open.element == .mediaContent, entry != nil {
+            if let item = Self.mediaItem(open, attributes) { entry?.entry.media.append(item) }
+            return
+        }
         // Fields count only as direct children of the entry, or of the feed or channel: a
         // <title> inside <image>, <source> or <textinput> is not the entry's title.
         let context: FeedRules.Context
@@ -276,9 +319,35 @@ struct FeedBuilder {
             personDepth = depth
         case .category where value("term", in: attributes) != nil:
             if context == .entry, let term = value("term", in: attributes) { entry?.entry.categories.append(term) }
+        case .image where context == .feed:
+            feedImageDepth = depth
+        case .itunesImage:
+            // `href` (or `url`, which some feeds write); an empty one keeps the picture there is.
+            guard let href = value("href", in: attributes) ?? value("url", in: attributes),
+                let resolved = Self.resolve(href, against: open.base)
+            else { return }
+            if context == .entry { entry?.entry.image = resolved } else { feed.image = resolved }
         default:
             if FeedRules.field(open.element, in: context) != nil { beginCapture(open, attributes) }
         }
+    }
+
+    /// A `media:thumbnail` or `media:content` with a URL.
+    private static func mediaItem(_ open: Open, _ attributes: [XMLToken.Attribute]) -> MediaItem? {
+        guard let url = value("url", in: attributes), let resolved = resolve(url, against: open.base) else {
+            return nil
+        }
+        let number = { (name: String) in value(name, in: attributes).flatMap { FeedValues.wholeNumber($0) } }
+        return MediaItem(
+            kind: open.element == .mediaThumbnail ? .thumbnail : .content,
+            url: resolved,
+            type: value("type", in: attributes),
+            medium: value("medium", in: attributes),
+            width: number("width"),
+            height: number("height"),
+            duration: number("duration"),
+            fileSize: number("filesize")
+        )
     }
 
     private static func enclosure(_ url: String, _ attributes: [XMLToken.Attribute]) -> Enclosure {
@@ -290,17 +359,21 @@ struct FeedBuilder {
     }
 
     private mutating func beginCapture(_ open: Open, _ attributes: [XMLToken.Attribute]) {
+        let type = open.element == .content ? value("type", in: attributes)?.lowercased() : nil
         capture = Capture(
             element: open.element,
             depth: stack.count,
             attributes: attributes,
             base: open.base,
-            isAtom: open.version == .atom10 || open.version == .atom03
+            isAtom: open.version == .atom10 || open.version == .atom03,
+            isMarkup: type == "xhtml" || type == "application/xhtml+xml"
         )
+        markupNames.removeAll(keepingCapacity: true)
     }
 
     private mutating func end() {
         guard let open = stack.popLast() else { return }
+        if let imageDepth = feedImageDepth, stack.count < imageDepth { feedImageDepth = nil }
         if open.declaredCount > 0 {
             for prefix in declaredPrefixes.suffix(open.declaredCount) {
                 namespaces[prefix]?.removeLast()
@@ -310,7 +383,14 @@ struct FeedBuilder {
             recentNames.removeAll()
         }
         if let current = capture {
-            guard current.depth == stack.count + 1 else { return }
+            guard current.depth == stack.count + 1 else {
+                if current.isMarkup, let name = markupNames.popLast() {
+                    capture?.text.append(contentsOf: "</".utf8)
+                    capture?.text.append(contentsOf: name.utf8)
+                    capture?.text.append(UInt8(ascii: ">"))
+                }
+                return
+            }
             capture = nil
             finishCapture(current)
             return

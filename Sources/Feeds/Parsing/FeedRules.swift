@@ -14,6 +14,10 @@ enum FeedRules {
         // Fields read from text.
         case title, mediaTitle, subtitle, description, summary, content, updated, lastBuildDate, published, id, guid,
             language, creator
+        // Pictures and podcasts: RSS `image` (its `url`), Atom `logo` and `icon`, iTunes' fields.
+        case image, logo, icon, duration, episode, season, explicit
+        // Read from attributes: `itunes:image`, `media:thumbnail`, `media:content`.
+        case itunesImage, mediaThumbnail, mediaContent
         /// Anything else: skipped, or part of a field's text.
         case other
     }
@@ -41,6 +45,10 @@ enum FeedRules {
             (.core, "id", .id), (.core, "guid", .guid),
             (.core, "language", .language), (.dc, "language", .language),
             (.dc, "creator", .creator), (.itunes, "author", .creator),
+            (.core, "image", .image), (.core, "logo", .logo), (.core, "icon", .icon),
+            (.itunes, "image", .itunesImage), (.itunes, "duration", .duration), (.itunes, "episode", .episode),
+            (.itunes, "season", .season), (.itunes, "explicit", .explicit),
+            (.media, "thumbnail", .mediaThumbnail), (.media, "content", .mediaContent),
         ]
         for (namespace, local, element) in rows { table[Name(namespace: namespace, local: local)] = element }
         return table
@@ -72,6 +80,10 @@ enum FeedRules {
         /// An author given as a name (`dc:creator`).
         case author
         case category
+        /// A picture's URL as text (Atom `logo`, RSS `image`'s `url`) and Atom's `icon`.
+        case image, icon
+        /// iTunes' podcast fields.
+        case duration, episode, season, explicit
     }
 
     /// Which occurrence of a field wins.
@@ -114,6 +126,10 @@ enum FeedRules {
             (.language, .feed, .language, .last),
             (.creator, .feed, .author, .all), (.creator, .entry, .author, .all),
             (.category, .entry, .category, .all),
+            (.logo, .feed, .image, .last), (.icon, .feed, .icon, .last),
+            (.explicit, .feed, .explicit, .last), (.explicit, .entry, .explicit, .last),
+            (.duration, .entry, .duration, .last), (.episode, .entry, .episode, .last),
+            (.season, .entry, .season, .last),
         ]
         var table = [Field?](repeating: nil, count: Element.allCases.count * 2)
         for (element, context, target, precedence) in rows {

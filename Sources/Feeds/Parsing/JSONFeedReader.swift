@@ -42,7 +42,9 @@ enum JSONFeedReader {
             link: url(json["home_page_url"]),
             subtitle: string(json["description"]).map(FeedText.collapsingWhitespace),
             language: string(json["language"]),
-            authors: people(json)
+            authors: people(json),
+            image: url(json["icon"]),
+            icon: url(json["favicon"])
         )
         if case .array(let items)? = json["items"] {
             for item in items {
@@ -73,7 +75,10 @@ enum JSONFeedReader {
                                     )
                                 }
                             }
-                        }()
+                        }(),
+                        contentBase: baseURL?.absoluteString,
+                        contentType: html == nil && item["content_text"] != nil ? "text" : nil,
+                        image: url(item["image"])
                     )
                 )
             }
