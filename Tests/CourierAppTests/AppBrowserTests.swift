@@ -194,6 +194,46 @@ struct AppBrowserTests {
         }
     }
 
+    /// An entry's content is shown on request, sanitized: links absolute, nothing that runs
+    /// (issue 32).
+    @Test func entryContentIsShownSafely() async throws {
+        try await AppFixture.withApp { app in
+            let content = #"<p onclick="window.pwned = 1">Read <a href="notes/1">the notes</a>"#
+                + #"<script>window.pwned = 2</script><img src="x" onerror="window.pwned = 3"></p>"#
+            let document = """
+                <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/">
+                <channel xml:base="https://pod.example/show/"><title>Show</title>
+                <item><title>One</title><content:encoded><![CDATA[\(content)]]></content:encoded></item>
+                </channel></rss>
+                """
+            var components = URLComponents(url: app.server.url("/stream/held/feed"), resolvingAgainstBaseURL: false)
+            components?.queryItems = [URLQueryItem(name: "first", value: document), URLQueryItem(name: "rest", value: "")]
+            let feedURL = try #require(components?.url)
+            await app.server.events.release("feed")
+            try await WebDriver.withBrowser { browser in
+                try await browser.open(app.page("feed"))
+                try await browser.type(feedURL.absoluteString, into: "#feed-url")
+                try await browser.click("#feed-form button[type=submit]")
+                try await browser.wait(until: "document.querySelector('#feed-entries details.content') !== null")
+                try await browser.click("#feed-entries details.content summary")
+                try await browser.wait(until: "document.querySelector('.content-body a') !== null")
+                let shown = try await browser.script(
+                    """
+                    const body = document.querySelector('.content-body');
+                    const link = body.querySelector('a');
+                    return [link.href, link.target, body.querySelectorAll('script, [onclick], [onerror]').length,
+                            String(window.pwned), body.textContent];
+                    """
+                )
+                #expect(shown.arrayValue?[0].stringValue == "https://pod.example/show/notes/1")
+                #expect(shown.arrayValue?[1].stringValue == "_blank")
+                #expect(shown.arrayValue?[2].intValue == 0)
+                #expect(shown.arrayValue?[3].stringValue == "undefined")
+                #expect(shown.arrayValue?[4].stringValue == "Read the notes")
+            }
+        }
+    }
+
     @Test func refsAppearWhileTheServerIsStillSending() async throws {
         let more = DispatchSemaphore(value: 0)
         let calls = Counter()

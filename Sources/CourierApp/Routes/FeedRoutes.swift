@@ -124,12 +124,25 @@ struct FeedRoutes: Sendable {
         var link: String?
         var date: Date?
         var summary: String?
+        /// The content as HTML safe to show (`Entry.safeContent`), when it is not too long.
+        var contentHTML: String?
+        var image: String?
+
+        /// The longest content the page is given to show, in UTF-8 bytes.
+        static let maximumContent = 256 << 10
 
         init(_ entry: Entry) {
             title = entry.title
             link = entry.link
             date = entry.published ?? entry.updated
             summary = entry.summary.map { $0.count > 600 ? String($0.prefix(600)) + "…" : $0 }
+            contentHTML = entry.safeContent.flatMap { $0.utf8.count <= Self.maximumContent ? $0 : nil }
+            image = entry.image ?? entry.media.first { $0.kind == .thumbnail }?.url
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case title, link, date, summary, image
+            case contentHTML = "content_html"
         }
     }
 

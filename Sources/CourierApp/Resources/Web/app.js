@@ -547,6 +547,27 @@ async function streamInto(listID, statusID, path, starting, onLine) {
   }
 }
 
+// An entry's content, shown when asked for. The app sends it sanitized (an allow-list, links
+// absolute, nothing that runs); it is parsed into an inert document, and the page's policy
+// runs no inline script and loads no image from elsewhere in any case.
+function contentReader(html) {
+  const details = element("details", "content");
+  details.append(element("summary", null, "Read"));
+  details.addEventListener("toggle", () => {
+    if (!details.open || details.dataset.shown) return;
+    details.dataset.shown = "yes";
+    const body = element("div", "content-body");
+    const parsed = new DOMParser().parseFromString(html, "text/html");
+    body.append(...parsed.body.childNodes);
+    for (const anchor of body.querySelectorAll("a[href]")) {
+      anchor.target = "_blank";
+      anchor.rel = "noopener noreferrer nofollow";
+    }
+    details.append(body);
+  });
+  return details;
+}
+
 function readFeed(query) {
   let count = 0;
   streamInto("feed-entries", "feed-status", `/api/feed?${query}`, "Reading…", (line, list) => {
@@ -558,6 +579,7 @@ function readFeed(query) {
       title.append(entry.link ? link(entry.link, entry.title ?? entry.link) : document.createTextNode(entry.title ?? "(untitled)"));
       text.append(title);
       if (entry.summary) text.append(element("span", "summary", entry.summary));
+      if (entry.content_html) text.append(contentReader(entry.content_html));
       const date = entry.date ? new Date(entry.date).toLocaleDateString() : "";
       row.append(text, element("span", "aside", date));
       list.append(row);
