@@ -25,6 +25,8 @@ enum SignalHandlers {
             action.__sigaction_u.__sa_handler = handler
             #endif
             sigemptyset(&action.sa_mask)
+            // Calls the signal interrupts on other threads go on rather than fail with EINTR.
+            action.sa_flags = SA_RESTART
             var old = sigaction()
             sigaction(signal, &action, &old)
             previous.append((signal, old))

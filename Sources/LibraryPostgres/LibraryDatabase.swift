@@ -124,8 +124,8 @@ public struct LibraryDatabase: Sendable {
 
     /// Adds one location.
     ///
-    /// - Throws: ``LibraryDatabaseError/invalid(field:problem:)`` for an empty field or a NUL
-    ///   character, as a data file would be refused.
+    /// - Throws: ``LibraryDatabaseError/invalid(field:problem:)`` for an empty country or city,
+    ///   a country too long to index, or a NUL character, as a data file's location would be refused.
     public func addLocation(_ location: Location) async throws(LibraryDatabaseError) {
         if let (field, problem) = location.problem() { throw .invalid(field: field, problem: problem) }
         _ = try await changing { try await client.query(LibraryQueries.insertLocation(location), logger: logger) }

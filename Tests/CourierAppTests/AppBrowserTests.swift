@@ -198,7 +198,8 @@ struct AppBrowserTests {
     /// (issue 32).
     @Test func entryContentIsShownSafely() async throws {
         try await AppFixture.withApp { app in
-            let content = #"<p onclick="window.pwned = 1">Read <a href="notes/1">the notes</a>"#
+            let content =
+                #"<p onclick="window.pwned = 1">Read <a href="notes/1">the notes</a>"#
                 + #"<script>window.pwned = 2</script><img src="x" onerror="window.pwned = 3"></p>"#
             let document = """
                 <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/">
@@ -207,7 +208,9 @@ struct AppBrowserTests {
                 </channel></rss>
                 """
             var components = URLComponents(url: app.server.url("/stream/held/feed"), resolvingAgainstBaseURL: false)
-            components?.queryItems = [URLQueryItem(name: "first", value: document), URLQueryItem(name: "rest", value: "")]
+            components?.queryItems = [
+                URLQueryItem(name: "first", value: document), URLQueryItem(name: "rest", value: ""),
+            ]
             let feedURL = try #require(components?.url)
             await app.server.events.release("feed")
             try await WebDriver.withBrowser { browser in

@@ -95,6 +95,51 @@ struct ReloadingLibraryTests {
         }
     }
 
+    /// Files behind symbolic links, switched as a Kubernetes ConfigMap switches them; and a
+    /// pipe put in a file's place is refused, not opened.
+    @Test func linkedFilesAreFollowedAndOnlyRegularFilesRead() async throws {
+        try await Self.withDirectory(catalog: #"[{"title": "Dune"}]"#) { directory in
+            let manager = FileManager.default
+            let first = directory.appendingPathComponent("..v1")
+            try manager.createDirectory(at: first, withIntermediateDirectories: true)
+            try manager.moveItem(
+                at: directory.appendingPathComponent("catalog.json"),
+                to: first.appendingPathComponent("catalog.json")
+            )
+            try manager.createSymbolicLink(
+                atPath: directory.appendingPathComponent("catalog.json").path,
+                withDestinationPath: "..v1/catalog.json"
+            )
+            let files = try ReloadingLibrary(directory: directory)
+            #expect(files.reload() == .unchanged)
+
+            let second = directory.appendingPathComponent("..v2")
+            try manager.createDirectory(at: second, withIntermediateDirectories: true)
+            try Data(#"[{"title": "Dune"}]"#.utf8).write(to: second.appendingPathComponent("catalog.json"))
+            try manager.createSymbolicLink(
+                atPath: directory.appendingPathComponent(".next").path,
+                withDestinationPath: "..v2/catalog.json"
+            )
+            #expect(
+                rename(
+                    directory.appendingPathComponent(".next").path,
+                    directory.appendingPathComponent("catalog.json").path
+                ) == 0
+            )
+            #expect(await files.reloaded() == .reloaded(version: 2), "the same bytes, another file")
+
+            let pipe = directory.appendingPathComponent("locations.json")
+            try manager.removeItem(at: pipe)
+            #expect(mkfifo(pipe.path, 0o600) == 0)
+            guard case .rejected(let error) = await files.reloaded() else {
+                Issue.record("a pipe was read")
+                return
+            }
+            #expect(error.problem == "is not a regular file: a data file must be one")
+            #expect(files.health().locations == 1)
+        }
+    }
+
     /// `run()` notices an edit by itself: the test waits for the log line, not for time.
     @Test func runningNoticesAnEdit() async throws {
         try await Self.withDirectory(catalog: #"[{"title": "Dune"}]"#) { directory in

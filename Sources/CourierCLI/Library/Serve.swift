@@ -152,7 +152,7 @@ struct Serve: AsyncParsableCommand {
             try await withThrowingDiscardingTaskGroup { group in
                 // SIGHUP reads the data files at once, while the server runs.
                 if let files = store as? ReloadingLibrary, server.handlesSignals {
-                    group.addTask { await ReloadSignal.handle { files.reload(force: true) } }
+                    group.addTask { await ReloadSignal.handle { await files.reloaded(force: true) } }
                 }
                 try await libraryServer.run(
                     host: server.host,

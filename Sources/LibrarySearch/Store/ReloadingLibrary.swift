@@ -19,8 +19,10 @@ import Synchronization
 /// - **Versioned.** Each swap raises ``version`` (reported by `/health`); a page's entity tag
 ///   is a hash of its bytes and total, so it changes when what it shows changes.
 /// - **Noticed by polling.** ``run()`` looks at both files' size, modification time and
-///   identity every ``pollInterval`` (a file replaced by a rename counts), which works on every
-///   file system, network ones included; ``reload(force:)`` reads them at once (for `SIGHUP`).
+///   identity every ``pollInterval`` (a file replaced by a rename counts, and a symbolic link
+///   is followed), which works on every file system, network ones included;
+///   ``reloaded(force:)`` reads them at once (for `SIGHUP`), on a thread of its own. Only
+///   regular files are read.
 public final class ReloadingLibrary: LibraryStore {
     /// The directory holding `locations.json` and `catalog.json`.
     public let directory: URL
@@ -74,9 +76,21 @@ public final class ReloadingLibrary: LibraryStore {
 
     /// Reads the files if they changed since they were last read (or always, with `force`),
     /// and swaps the index if they are valid.
+    ///
+    /// This reads files and builds an index on the calling thread: from async code, call
+    /// ``reloaded(force:)``. A reload already running makes this one return `.unchanged`.
     @discardableResult
     public func reload(force: Bool = false) -> Outcome {
-        reloading.withLock { _ in reloadFiles(force: force) }
+        reloading.withLockIfAvailable { _ in reloadFiles(force: force) } ?? .unchanged
+    }
+
+    /// ``reload(force:)`` on a thread of its own, so that reading the files and indexing them
+    /// never holds one of the threads async code runs on.
+    @discardableResult
+    public func reloaded(force: Bool = false) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.reload(force: force)) }.start()
+        }
     }
 
     private func reloadFiles(force: Bool) -> Outcome {
@@ -84,7 +98,17 @@ public final class ReloadingLibrary: LibraryStore {
         let known = state.withLock { $0.signature }
         guard force || signature != known else { return .unchanged }
         let data: LibraryData
-        do {
+        do throws(DataFileError) {
+            // Only regular files are opened: a pipe or a device put in a file's place would
+            // block the read for ever.
+            for (name, file) in zip([LibraryData.locationsFile, LibraryData.catalogFile], signature) {
+                if let file, !file.isRegular {
+                    throw DataFileError(
+                        file: directory.appendingPathComponent(name).path,
+                        problem: "is not a regular file: a data file must be one"
+                    )
+                }
+            }
             data = try LibraryData.load(from: directory)
         } catch {
             state.withLock { $0.signature = signature }
@@ -137,29 +161,34 @@ public final class ReloadingLibrary: LibraryStore {
             } catch {
                 return
             }
-            reload()
+            await reloaded()
         }
     }
 
     // MARK: - Files
 
     /// What identifies a file's contents without reading them: size, modification time, and
-    /// which file it is (an editor's save by rename makes another).
+    /// which file it is (an editor's save by rename makes another), of the file a symbolic
+    /// link leads to (a Kubernetes ConfigMap swaps the links' target), and where it leads.
     struct FileSignature: Equatable {
+        var path: String
         var size: UInt64
         var modified: Date
         var identity: UInt64
+        var isRegular: Bool
     }
 
     /// The signatures of the two files (`nil` for one that cannot be looked at).
     static func signature(of directory: URL) -> [FileSignature?] {
         [LibraryData.locationsFile, LibraryData.catalogFile].map { name in
-            let path = directory.appendingPathComponent(name).path
+            let path = directory.appendingPathComponent(name).resolvingSymlinksInPath().path
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
             return FileSignature(
+                path: path,
                 size: (attributes[.size] as? NSNumber)?.uint64Value ?? 0,
                 modified: attributes[.modificationDate] as? Date ?? .distantPast,
-                identity: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+                identity: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0,
+                isRegular: attributes[.type] as? FileAttributeType == .typeRegular
             )
         }
     }
