@@ -1,8 +1,7 @@
 /// What an ``XMLEventReader`` finds in a document, in order.
 ///
 /// Character data may arrive as several `text` and `cdata` events in one element (around a
-/// comment, a CDATA section, or where a limit on one token cuts it): join them if you need the
-/// whole text. Start and end events always pair, even in a document that is not well-formed.
+/// comment or a CDATA section): join them if you need the whole text. Start and end events always pair, even in a document that is not well-formed.
 public enum XMLEvent: Sendable, Hashable {
     /// `<name attribute="value">`, or `<name/>` (then followed at once by its end).
     case startElement(XMLName, attributes: [XMLAttribute])
@@ -19,7 +18,8 @@ public enum XMLEvent: Sendable, Hashable {
 }
 
 /// An element's or attribute's name: the namespace it is in, its local name, and the prefix
-/// the document wrote.
+/// the document wrote. Equality compares the prefix too: compare ``namespaceURI`` and
+/// ``localName`` (or ``description``) to ask whether two names are the same name.
 public struct XMLName: Sendable, Hashable, CustomStringConvertible {
     /// The namespace, resolved from the prefix (or the default namespace, for an element);
     /// `nil` for none.

@@ -17,8 +17,9 @@
 ///
 /// The same guarantees as the feed parser, which reads with it:
 /// - **Linear time, bounded memory.** Each byte is looked at a bounded number of times however
-///   the input is cut; only the unfinished token, the names of open elements and the namespaces
-///   in scope are kept. Nesting, one token's size, the document's size and entity expansion
+///   the input is cut; only the unfinished token, the names of open elements, the namespaces
+///   in scope, the entities of the one document type and at most 2,048 short names already
+///   resolved are kept. Nesting, one token's size, the document's size and entity expansion
 ///   are bounded by ``XMLLimits``; the namespaces in scope count toward
 ///   ``XMLLimits/maximumTokenSize``. Going past a limit throws ``XMLError``.
 /// - **Nothing from outside.** External entities and DTDs are never loaded; a reference to one
@@ -43,6 +44,8 @@ public struct XMLEventReader: Sendable {
     private var resolvedElements: [String: XMLName] = [:]
     private var resolvedAttributes: [String: XMLName] = [:]
     private static let resolvedLimit = 1024
+    /// The longest name the caches keep, in bytes.
+    private static let resolvedNameLimit = 256
 
     /// A reader within `limits`.
     public init(limits: XMLLimits = XMLLimits()) {
@@ -56,7 +59,8 @@ public struct XMLEventReader: Sendable {
     /// False once anything read was not well-formed XML (or not namespace-well-formed).
     public var isWellFormed: Bool { tokenizer.isWellFormed && namespaceProblem == nil }
 
-    /// The first thing that was not well-formed, for people.
+    /// What was not well-formed, for people: the first problem of syntax, else the first of
+    /// namespaces.
     public var firstProblem: String? { tokenizer.firstProblem ?? namespaceProblem }
 
     /// Reads the next bytes of the document, calling `handle` with every event they complete.
@@ -66,21 +70,32 @@ public struct XMLEventReader: Sendable {
         try readPieces(bytes) { handle($0.event) }
     }
 
+    /// The limit the document went past, thrown again by every later call.
+    private var failure: XMLError?
+
     /// Reads the next bytes as ``read(_:_:)`` does, handing over text as bytes: for readers
     /// that want only some of it as a `String`.
     package mutating func readPieces(_ bytes: some Collection<UInt8>, _ handle: (XMLPiece) -> Void) throws(XMLError) {
-        size += bytes.count
-        if size > limits.maximumDocumentSize {
-            throw .limitExceeded(.documentSize(limits.maximumDocumentSize))
-        }
-        if atStart {
-            // The first three bytes decide whether there is a byte order mark to skip.
+        if let failure { throw failure }
+        do throws(XMLError) {
+            size += bytes.count
+            if size > limits.maximumDocumentSize {
+                throw .limitExceeded(.documentSize(limits.maximumDocumentSize))
+            }
+            guard atStart else { return try feed(bytes, handle) }
+            // The first three bytes decide whether there is a byte order mark to skip; only
+            // fewer than three are held.
+            if pending.isEmpty, bytes.count >= 3 {
+                atStart = false
+                let mark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+                return try feed(mark ? bytes.dropFirst(3) : bytes[...], handle)
+            }
             pending.append(contentsOf: bytes)
-            if size < 3 { return }
-            try startDocument(handle)
-            return
+            if size >= 3 { try startDocument(handle) }
+        } catch {
+            failure = error
+            throw error
         }
-        try feed(bytes, handle)
     }
 
     /// Bytes held until the first three have arrived.
@@ -93,10 +108,16 @@ public struct XMLEventReader: Sendable {
 
     /// Ends the document as ``finish(_:)`` does, handing over text as bytes.
     package mutating func finishPieces(_ handle: (XMLPiece) -> Void) throws(XMLError) {
-        if atStart { try startDocument(handle) }
-        var tokenizer = takeTokenizer()
-        defer { self.tokenizer = tokenizer }
-        try tokenizer.finish { token throws(XMLError) in try self.handle(token, handle) }
+        if let failure { throw failure }
+        do throws(XMLError) {
+            if atStart { try startDocument(handle) }
+            var tokenizer = takeTokenizer()
+            defer { self.tokenizer = tokenizer }
+            try tokenizer.finish { token throws(XMLError) in try self.handle(token, handle) }
+        } catch {
+            failure = error
+            throw error
+        }
     }
 
     /// Reads the first bytes, held until there were three, without a byte order mark.
@@ -142,17 +163,16 @@ public struct XMLEventReader: Sendable {
     private mutating func handle(_ token: XMLToken, _ handle: (XMLPiece) -> Void) throws(XMLError) {
         switch token {
         case .start(let qualifiedName, let attributes, _):
-            if try scopes.enter(attributes, budget: limits.maximumTokenSize) { forgetResolvedNames() }
+            let (declared, problem) = try scopes.enter(attributes, budget: limits.maximumTokenSize)
+            if declared { forgetResolvedNames() }
+            if let problem { namespaceProblem(problem) }
             let name = resolve(qualifiedName, isElement: true)
             openNames.append(name)
-            handle(
-                .start(
-                    name,
-                    attributes: attributes.map { attribute in
-                        XMLAttribute(name: resolve(attribute.name, isElement: false), value: attribute.value)
-                    }
-                )
-            )
+            let resolved = attributes.map { attribute in
+                XMLAttribute(name: resolve(attribute.name, isElement: false), value: attribute.value)
+            }
+            if resolved.count > 1 { checkExpandedNames(resolved) }
+            handle(.start(name, attributes: resolved))
         case .end:
             let name = openNames.popLast() ?? XMLName(localName: "")
             if scopes.leave() { forgetResolvedNames() }
@@ -161,6 +181,23 @@ public struct XMLEventReader: Sendable {
         case .cdata(let bytes): handle(.text(bytes, isCDATA: true))
         case .comment(let bytes): handle(.comment(bytes))
         case .instruction(let target, let data): handle(.instruction(target: target, data: data))
+        }
+    }
+
+    private mutating func namespaceProblem(_ problem: String) {
+        if namespaceProblem == nil { namespaceProblem = problem }
+    }
+
+    /// Two attributes with the same namespace and local name (`a:k` and `b:k`, both prefixes
+    /// bound to one namespace) are not namespace-well-formed.
+    private mutating func checkExpandedNames(_ attributes: [XMLAttribute]) {
+        // Attributes as written are checked by the tokenizer: only a prefixed one can collide.
+        guard attributes.contains(where: { $0.name.prefix != nil && $0.name.prefix != "xmlns" }) else { return }
+        var seen: Set<String> = []
+        for attribute in attributes where attribute.name.namespaceURI != XMLName.xmlnsNamespace {
+            guard seen.insert(attribute.name.description).inserted else {
+                return namespaceProblem("the attribute \(attribute.name) appears twice")
+            }
         }
     }
 
@@ -175,8 +212,10 @@ public struct XMLEventReader: Sendable {
             return known
         }
         let name = resolveInScope(qualifiedName, isElement: isElement)
-        // An undeclared prefix is resolved anew each time, so that its problem is reported.
-        guard name.prefix == nil || name.namespaceURI != nil else { return name }
+        // An undeclared prefix is resolved anew each time, so that its problem is reported;
+        // a long name is not kept, so that the cache stays small whatever the names.
+        guard name.prefix == nil || name.namespaceURI != nil, qualifiedName.utf8.count <= Self.resolvedNameLimit
+        else { return name }
         if isElement {
             if resolvedElements.count >= Self.resolvedLimit { resolvedElements.removeAll(keepingCapacity: true) }
             resolvedElements[qualifiedName] = name
@@ -198,6 +237,10 @@ public struct XMLEventReader: Sendable {
         }
         let prefix = String(Substring(utf8[..<colon]))
         let localName = String(Substring(utf8[utf8.index(after: colon)...]))
+        guard !prefix.isEmpty, !localName.isEmpty, !localName.utf8.contains(UInt8(ascii: ":")) else {
+            namespaceProblem("the name \(qualifiedName) is not a qualified name")
+            return XMLName(localName: qualifiedName)
+        }
         if prefix == "xmlns" {
             return XMLName(namespaceURI: XMLName.xmlnsNamespace, localName: localName, prefix: prefix)
         }
@@ -205,7 +248,7 @@ public struct XMLEventReader: Sendable {
             return XMLName(namespaceURI: XMLName.xmlNamespace, localName: localName, prefix: prefix)
         }
         guard let uri = scopes.uri(for: prefix) else {
-            if namespaceProblem == nil { namespaceProblem = "the prefix \(prefix) is not declared" }
+            namespaceProblem("the prefix \(prefix) is not declared")
             return XMLName(localName: localName, prefix: prefix)
         }
         return XMLName(namespaceURI: uri, localName: localName, prefix: prefix)
@@ -251,8 +294,12 @@ struct NamespaceScopes: Sendable {
     ///
     /// - Throws: ``XMLError/limitExceeded(_:)`` when the namespaces in scope would hold more
     ///   than `budget` bytes.
-    mutating func enter(_ attributes: [XMLToken.Attribute], budget: Int) throws(XMLError) -> Bool {
+    mutating func enter(
+        _ attributes: [XMLToken.Attribute],
+        budget: Int
+    ) throws(XMLError) -> (declared: Bool, problem: String?) {
         var prefixes: [String] = []
+        var problem: String?
         for attribute in attributes {
             let name = attribute.name
             // Most attributes declare nothing: one byte says so.
@@ -262,6 +309,15 @@ struct NamespaceScopes: Sendable {
                 prefix = ""
             } else if name.utf8.starts(with: "xmlns:".utf8) {
                 prefix = String(Substring(name.utf8.dropFirst(6)))
+                // Namespaces 1.0: a prefix is a name, is never undeclared, and `xml` and
+                // `xmlns` keep their own namespaces.
+                let reserved =
+                    prefix == "xmlns" || (prefix == "xml") != (attribute.value == XMLName.xmlNamespace)
+                    || attribute.value == XMLName.xmlnsNamespace
+                if prefix.isEmpty || attribute.value.isEmpty || reserved {
+                    problem = problem ?? "the namespace declaration \(name)=\"\(attribute.value)\" is not allowed"
+                    continue
+                }
             } else {
                 continue
             }
@@ -271,7 +327,7 @@ struct NamespaceScopes: Sendable {
             prefixes.append(prefix)
         }
         declared.append(prefixes)
-        return !prefixes.isEmpty
+        return (!prefixes.isEmpty, problem)
     }
 
     /// Closes the innermost element's scope; returns whether it had declared anything.

@@ -8,8 +8,8 @@
 /// ```
 ///
 /// A path is steps separated by `/`: element names (`title`, or `atom:title` with a prefix
-/// given in `namespaces`), `*` for any element, and a last `@name` for an attribute of the
-/// element before it. A path that starts with `/` matches from the root element; any other
+/// given in `namespaces`; `xml:` is always known), `*` for any element, and a last `@name` for
+/// an attribute of the element before it (never a namespace declaration). A path that starts with `/` matches from the root element; any other
 /// matches at any depth (as `//` would in XPath). A name without a prefix matches that local
 /// name in any namespace.
 ///
@@ -52,6 +52,8 @@ public struct XMLPathReader: Sendable {
     private var stack: [XMLName] = []
     private var captures: [Capture] = []
     private var captured = 0
+    /// The limit the document went past, thrown again by every later call.
+    private var failure: XMLError?
 
     /// A reader of `paths`, whose prefixes name the namespaces in `namespaces`.
     ///
@@ -101,7 +103,7 @@ public struct XMLPathReader: Sendable {
         let prefix = String(part[..<colon])
         let local = String(part[part.index(after: colon)...])
         guard !local.isEmpty else { throw XMLPathError(path: path, reason: "the step \(part) has no name") }
-        guard let uri = namespaces[prefix] else {
+        guard let uri = namespaces[prefix] ?? (prefix == "xml" ? XMLName.xmlNamespace : nil) else {
             throw XMLPathError(path: path, reason: "the prefix \(prefix) is not in the namespaces given")
         }
         return Step(namespaceURI: uri, localName: local == "*" ? nil : local)
@@ -121,12 +123,20 @@ public struct XMLPathReader: Sendable {
         var reader = self.reader
         self.reader = XMLEventReader(limits: reader.limits)
         defer { self.reader = reader }
-        var failure: XMLError?
-        try reader.readPieces(bytes) { piece in
-            guard failure == nil else { return }
-            do throws(XMLError) { try handle(piece, found) } catch { failure = error }
-        }
         if let failure { throw failure }
+        var failed: XMLError?
+        do throws(XMLError) {
+            try reader.readPieces(bytes) { piece in
+                guard failed == nil else { return }
+                do throws(XMLError) { try handle(piece, found) } catch { failed = error }
+            }
+        } catch {
+            failed = failed ?? error
+        }
+        if let failed {
+            failure = failed
+            throw failed
+        }
     }
 
     /// Ends the document: elements left open end, and their matches are delivered.
@@ -134,12 +144,20 @@ public struct XMLPathReader: Sendable {
         var reader = self.reader
         self.reader = XMLEventReader(limits: reader.limits)
         defer { self.reader = reader }
-        var failure: XMLError?
-        try reader.finishPieces { piece in
-            guard failure == nil else { return }
-            do throws(XMLError) { try handle(piece, found) } catch { failure = error }
-        }
         if let failure { throw failure }
+        var failed: XMLError?
+        do throws(XMLError) {
+            try reader.finishPieces { piece in
+                guard failed == nil else { return }
+                do throws(XMLError) { try handle(piece, found) } catch { failed = error }
+            }
+        } catch {
+            failed = failed ?? error
+        }
+        if let failed {
+            failure = failed
+            throw failed
+        }
     }
 
     /// Every match in a whole document, in order.
@@ -167,7 +185,11 @@ public struct XMLPathReader: Sendable {
             for index in paths.indices where matches(paths[index].steps, isAbsolute: paths[index].isAbsolute) {
                 let path = paths[index]
                 if let attribute = path.attribute {
-                    for candidate in attributes where Self.matches(attribute, candidate.name) {
+                    // Namespace declarations are not attributes a path asks for.
+                    for candidate in attributes
+                    where candidate.name.namespaceURI != XMLName.xmlnsNamespace
+                        && Self.matches(attribute, candidate.name)
+                    {
                         found(Match(path: path.text, value: candidate.value, attributes: attributes))
                     }
                 } else {

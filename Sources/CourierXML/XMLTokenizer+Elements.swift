@@ -93,20 +93,23 @@ extension XMLTokenizer {
             if plain {
                 text = String(decoding: value, as: UTF8.self)
             } else {
-                var decoded = try decodeReferences(value)
-                if decoded.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-                    // Attribute-value normalization: each line end (CR LF being one) and tab is a space.
+                // Attribute-value normalization (XML 1.0 §3.3.3): each literal line end (CR LF
+                // being one) and tab is a space; a character reference (`&#10;`) keeps its character.
+                var literal = Array(value)
+                if literal.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
                     var normalized: [UInt8] = []
-                    normalized.reserveCapacity(decoded.count)
-                    for (offset, byte) in decoded.enumerated() {
-                        if byte == 0x0A, offset > 0, decoded[offset - 1] == 0x0D { continue }
+                    normalized.reserveCapacity(literal.count)
+                    for (offset, byte) in literal.enumerated() {
+                        if byte == 0x0A, offset > 0, literal[offset - 1] == 0x0D { continue }
                         normalized.append(byte == 0x09 || byte == 0x0A || byte == 0x0D ? 0x20 : byte)
                     }
-                    decoded = normalized
+                    literal = normalized
                 }
-                text = String(decoding: decoded, as: UTF8.self)
+                text = String(decoding: try decodeReferences(literal[...]), as: UTF8.self)
             }
-            if attributes.count >= Self.maximumAttributes {
+            if name.isEmpty {
+                problem("an attribute value without a name")
+            } else if attributes.count >= Self.maximumAttributes {
                 problem("a tag has more than \(Self.maximumAttributes) attributes")
             } else if isNew(name, in: attributes, &names) {
                 attributes.append(XMLToken.Attribute(name: name, value: text))

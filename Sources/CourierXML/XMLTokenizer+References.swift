@@ -6,8 +6,15 @@ extension XMLTokenizer {
             return incomplete(final: final, what: "declaration")
         }
         let body = buffer[(position + 2)..<end]
-        if body.starts(with: "DOCTYPE".utf8), let open = body.firstIndex(of: UInt8(ascii: "[")) {
-            declareEntities(in: body[(open + 1)...])
+        if body.starts(with: "DOCTYPE".utf8) {
+            // One document type, before the root: another one declares nothing, so entity
+            // tables cannot grow with the document.
+            if sawRoot || sawDoctype {
+                problem("a document type declaration after the first or after the root element")
+            } else if let open = body.firstIndex(of: UInt8(ascii: "[")) {
+                declareEntities(in: body[(open + 1)...])
+            }
+            sawDoctype = true
         }
         position = end + 1
         return true

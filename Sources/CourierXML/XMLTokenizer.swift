@@ -17,6 +17,7 @@ package struct XMLTokenizer {
     var position = 0
     var openElements: [String] = []
     var sawRoot = false
+    var sawDoctype = false
     var entities: [String: [UInt8]] = [:]
     var externalEntities: Set<String> = []
     var expansion = 0

@@ -153,6 +153,45 @@ struct XMLEventReaderTests {
         #expect(!reader.isWellFormed)
     }
 
+    /// Documents that are well-formed XML but not namespace-well-formed, or not well-formed in
+    /// ways a lenient reader passes over (issue 32, from an outside review).
+    @Test(arguments: [
+        (#"<a xmlns:p=""><p:b/></a>"#, #"the namespace declaration xmlns:p="" is not allowed"#),
+        (#"<a xmlns:="urn:x"/>"#, #"the namespace declaration xmlns:="urn:x" is not allowed"#),
+        (#"<a xmlns:xml="urn:x"/>"#, #"the namespace declaration xmlns:xml="urn:x" is not allowed"#),
+        (#"<a :b="1"/>"#, "the name :b is not a qualified name"),
+        (#"<a x:b:c="1" xmlns:x="u"/>"#, "the name x:b:c is not a qualified name"),
+        (#"<x xmlns:a="u" xmlns:b="u" a:k="1" b:k="2"/>"#, "the attribute {u}k appears twice"),
+        (#"<a ="v"/>"#, "an attribute value without a name"),
+        (
+            #"<!DOCTYPE a><!DOCTYPE b [<!ENTITY e "x">]><a>&e;</a>"#,
+            "a document type declaration after the first or after the root element"
+        ),
+    ])
+    func namespaceAndSyntaxProblemsAreReported(document: String, problem: String) throws {
+        var reader = XMLEventReader()
+        try reader.read(Array(document.utf8)) { _ in }
+        try reader.finish { _ in }
+        #expect(!reader.isWellFormed)
+        #expect(reader.firstProblem == problem)
+    }
+
+    @Test func aCharacterReferenceInAnAttributeKeepsItsCharacter() throws {
+        let events = try Self.events("<a v=\"1&#10;2\n3\t4&#9;\"/>")
+        guard case .startElement(_, let attributes)? = events.first else {
+            Issue.record("no start")
+            return
+        }
+        #expect(attributes.value(of: "v") == "1\n2 3 4\t")
+    }
+
+    @Test func aLimitOnceReachedIsThrownAgain() throws {
+        var reader = XMLEventReader(limits: XMLLimits(maximumDepth: 2))
+        #expect(throws: XMLError.limitExceeded(.depth(2))) { try reader.read(Array("<a><b><c>".utf8)) { _ in } }
+        #expect(throws: XMLError.limitExceeded(.depth(2))) { try reader.read(Array("</c></b></a>".utf8)) { _ in } }
+        #expect(throws: XMLError.limitExceeded(.depth(2))) { try reader.finish { _ in } }
+    }
+
     // MARK: - Hostile documents
 
     @Test func aBillionLaughsStopsAtTheExpansionLimit() throws {

@@ -37,6 +37,13 @@ struct XMLPathReaderTests {
         #expect(try Self.values(["m:title"], namespaces: media).isEmpty)
     }
 
+    @Test func declarationsAreNoAttributesAndXMLIsAlwaysKnown() throws {
+        let document = Array(#"<r xmlns:lang="urn:l" xml:lang="fr" lang="x"/>"#.utf8)
+        let any = try XMLPathReader.matches(["r/@lang"], in: document).map(\.value)
+        #expect(any == ["fr", "x"], "xml:lang and lang, not the xmlns:lang declaration")
+        #expect(try XMLPathReader.matches(["r/@xml:lang"], in: document).map(\.value) == ["fr"])
+    }
+
     @Test func theMatchCarriesItsElementsAttributes() throws {
         let matches = try XMLPathReader.matches(["item/enclosure"], in: Array(Self.rss.utf8))
         #expect(matches.first?.attributes.value(of: "length") == "1")
