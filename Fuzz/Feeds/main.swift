@@ -29,6 +29,20 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let safe = FeedHTML.sanitized(String(decoding: bytes, as: UTF8.self), base: base)
     precondition(!safe.lowercased().contains("<script"), "the sanitizer let a script through")
     precondition(FeedHTML.sanitized(safe, base: base) == safe, "sanitizing twice changed the HTML")
+    // Every URL kept is http(s) with a host, or mailto.
+    for attribute in [" href=\"", " src=\"", " cite=\"", " poster=\""] {
+        var rest = Substring(safe)
+        while let found = rest.range(of: attribute) {
+            rest = rest[found.upperBound...]
+            precondition(
+                rest.hasPrefix("http://") || rest.hasPrefix("https://") || rest.hasPrefix("mailto:"),
+                "the sanitizer kept a URL that is not the web's"
+            )
+        }
+    }
+    // A long base, as a hostile xml:base gives one: still linear, and bounded.
+    let longBase = URL(string: "https://example.com/" + String(repeating: "a", count: 9000) + "/")
+    _ = FeedHTML.sanitized(String(decoding: bytes, as: UTF8.self), base: longBase)
     let contentType = contentTypes[Int(bytes.last ?? 0) % contentTypes.count]
     _ = try? parser.parse(data, baseURL: base, contentType: contentType)
 

@@ -106,6 +106,12 @@ struct AppHTTPTests {
                 body: #"{"name":"Mallory"}"#
             )
             #expect(cookieOnly == 403, "changes: the field")
+            // An image in a feed's content that names the API carries the cookie, but is not the page.
+            var asImage = cookie
+            asImage[HTTPField.Name("Sec-Fetch-Dest")!] = "image"
+            #expect(try await page.status(.get, "/api/family", token: false, headers: asImage) == 403)
+            asImage[HTTPField.Name("Sec-Fetch-Dest")!] = "empty"
+            #expect(try await page.status(.get, "/api/family", token: false, headers: asImage) == 200)
             for path in ["//api/family", "/./api/family", "/api//family", "/API/family"] {
                 let sneaky = try await page.status(.post, path, token: false, body: #"{"name":"Mallory"}"#)
                 #expect(sneaky != 201, "\(path)")

@@ -37,7 +37,22 @@ struct FeedHTMLTests {
         ("<![CDATA[x]]>t<?php x ?>", "t"),
         ("a < b > c & d", "a &lt; b &gt; c &amp; d"),
         ("<b>bold<i>both</b>italic?", "<b>bold<i>both</i></b>italic?"),
-        ("<ul><li>one<li>two</ul>", "<ul><li>one<li>two</li></li></ul>"),
+        ("<ul><li>one<li>two</ul>", "<ul><li>one</li><li>two</li></ul>"),
+        ("<p>a<p>b<div>c</div>", "<p>a</p><p>b</p><div>c</div>"),
+        ("<table><tr><td>1<td>2<tr><td>3</table>", "<table><tr><td>1</td><td>2</td></tr><tr><td>3</td></tr></table>"),
+        (
+            "<img src=\"http:/api/feed?url=x\"><a href=\"https:evil\">e</a>",
+            #"<img><a rel="noopener noreferrer nofollow">e</a>"#
+        ),
+        ("<script>for(i=0;i<n;i++){}</script><p>Body</p>", "<p>Body</p>"),
+        ("<script>x</SCRIPT >a", "a"),
+        ("<script/>alert(1)", ""),
+        ("<p>Watch <embed src=\"v.swf\"> then read on.</p><p>More</p>", "<p>Watch  then read on.</p><p>More</p>"),
+        (
+            "<img src=a.png alt=x \"broken><p>Rest</p>",
+            #"<img src="https://example.com/blog/a.png" alt="x"><p>Rest</p>"#
+        ),
+        ("<!-->t<!--->u<!-- x --!>v", "tuv"),
         ("<p title='a\"b' dir=rtl title=twice>x", #"<p title="a&quot;b" dir="rtl">x</p>"#),
         (
             "<a href=\"x\" href=\"javascript:y\">x</a>",
@@ -51,6 +66,17 @@ struct FeedHTMLTests {
     ])
     func whatCouldRunIsGoneAndTheRestIsWellFormed(html: String, expected: String) {
         #expect(Self.clean(html) == expected)
+    }
+
+    /// A hostile base repeated by every relative link: too long a URL is dropped, and the
+    /// output stops at its limit, well-formed.
+    @Test func resolvedLinksAndOutputAreBounded() {
+        let long = URL(string: "https://a.example/" + String(repeating: "a", count: 10_000) + "/")
+        #expect(Self.clean(##"<img src="#">"##, base: long) == "<img>")
+        let many = String(repeating: "<b>x</b>", count: 10_000)
+        let cut = FeedHTML.sanitized("<div>" + many, base: nil, maximumLength: 100)
+        #expect(cut.utf8.count < 200)
+        #expect(cut.hasPrefix("<div><b>x</b>") && cut.hasSuffix("</div>"))
     }
 
     @Test func withoutABaseRelativeURLsAreDropped() {

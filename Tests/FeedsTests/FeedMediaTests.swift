@@ -98,6 +98,29 @@ struct FeedMediaTests {
         #expect(plain.safeContent == "1 &lt; 2 &amp; &lt;b&gt;", "text content is escaped, not read as HTML")
     }
 
+    /// Atom content without a type is text; an empty or non-web picture is no picture; RSS
+    /// 1.0's image stands beside its channel.
+    @Test func theEdgesOfContentAndPictures() throws {
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+              <logo>javascript:alert(1)</logo><icon>  </icon>
+              <entry><title>T</title><itunes:image href=""/><content>Use &lt;b&gt; for bold</content></entry>
+            </feed>
+            """
+        let feed = try FeedParser().parse(Data(atom.utf8), baseURL: URL(string: "https://a.example/feed.xml"))
+        #expect(feed.image == nil && feed.icon == nil)
+        #expect(feed.entries.first?.image == nil, "an empty href is not the feed's own address")
+        #expect(feed.entries.first?.contentType == "text")
+        #expect(feed.entries.first?.safeContent == "Use &lt;b&gt; for bold")
+        let rss10 = """
+            <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
+              <channel rdf:about="https://r.example/"><title>R</title></channel>
+              <image rdf:about="https://r.example/logo.png"><url>https://r.example/logo.png</url></image>
+            </rdf:RDF>
+            """
+        #expect(try FeedParser().parse(Data(rss10.utf8)).image == "https://r.example/logo.png")
+    }
+
     @Test func jsonFeedPicturesAreRead() throws {
         let json = """
             {"version": "https://jsonfeed.org/version/1.1", "title": "J", "icon": "big.png", "favicon": "/f.ico",

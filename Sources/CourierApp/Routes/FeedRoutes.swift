@@ -100,8 +100,11 @@ struct FeedRoutes: Sendable {
     ) async throws {
         var iterator = entries.makeAsyncIterator()
         var count = 0
+        var contentLeft = EntryJSON.maximumContentInAll
         while count < maximumEntries, let entry = try await iterator.next() {
-            try await write(AppResponse.line(Line(entry: EntryJSON(entry))))
+            let json = EntryJSON(entry, contentLeft: contentLeft)
+            contentLeft -= json.contentHTML?.utf8.count ?? 0
+            try await write(AppResponse.line(Line(entry: json)))
             count += 1
         }
         let feed = iterator.feed
@@ -126,22 +129,35 @@ struct FeedRoutes: Sendable {
         var summary: String?
         /// The content as HTML safe to show (`Entry.safeContent`), when it is not too long.
         var contentHTML: String?
-        var image: String?
 
-        /// The longest content the page is given to show, in UTF-8 bytes.
-        static let maximumContent = 256 << 10
+        /// The longest content the page is given for one entry, in UTF-8 bytes.
+        static let maximumContent = 64 << 10
+        /// The most content one feed gives the page, in UTF-8 bytes: later entries come without.
+        static let maximumContentInAll = 4 << 20
 
-        init(_ entry: Entry) {
+        init(_ entry: Entry, contentLeft: Int) {
             title = entry.title
             link = entry.link
             date = entry.published ?? entry.updated
             summary = entry.summary.map { $0.count > 600 ? String($0.prefix(600)) + "…" : $0 }
-            contentHTML = entry.safeContent.flatMap { $0.utf8.count <= Self.maximumContent ? $0 : nil }
-            image = entry.image ?? entry.media.first { $0.kind == .thumbnail }?.url
+            if contentLeft > 0, let content = entry.content, content.utf8.count <= 4 * Self.maximumContent {
+                // Sanitized only as far as could be sent: resolving links can make it longer.
+                let html =
+                    switch entry.contentType {
+                    case nil, "html", "xhtml":
+                        FeedHTML.sanitized(
+                            content,
+                            base: entry.contentBase.flatMap(URL.init(string:)),
+                            maximumLength: Self.maximumContent + 1
+                        )
+                    default: entry.safeContent ?? ""
+                    }
+                if html.utf8.count <= min(Self.maximumContent, contentLeft) { contentHTML = html }
+            }
         }
 
         enum CodingKeys: String, CodingKey {
-            case title, link, date, summary, image
+            case title, link, date, summary
             case contentHTML = "content_html"
         }
     }

@@ -54,6 +54,15 @@ struct AppGuard<Context: RequestContext>: RouterMiddleware {
                     "Open the app's page first: its API needs the token of this run."
                 )
             }
+            // The page reads its API with fetch and EventSource only: an image, a frame or a
+            // link that names an API address (say, in a feed's content) carries the cookie
+            // but is not the page asking.
+            if let destination = request.headers[.secFetchDest], destination != "empty" {
+                return AppResponse.problem(
+                    .forbidden,
+                    "Only the app's page may read its API, not an \(destination) it shows."
+                )
+            }
         }
         return try await next(request, context)
     }

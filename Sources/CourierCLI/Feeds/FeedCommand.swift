@@ -65,6 +65,9 @@ struct FeedCommand: AsyncParsableCommand {
 
     func validate() throws {
         if json, jsonLines { throw ValidationError("Choose one of --json, --json-lines.") }
+        if cache != nil, !(source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://")) {
+            throw ValidationError("--cache keeps feeds read from an http(s) URL, not from a file.")
+        }
     }
 
     func run() async throws {
@@ -111,13 +114,17 @@ struct FeedCommand: AsyncParsableCommand {
                 transport: transport,
                 configuration: .init(
                     securityPolicy: security.policy,
+                    timeout: .seconds(300),
                     maxResponseSize: Self.maximumCachedFeed,
                     cache: httpCache
                 )
             )
             let response: DecodedResponse<Data>
             do throws(RequestError) {
-                response = try await client.response(for: Endpoint<Data>(url: url, headers: [.accept: Self.accept]))
+                // A feed reader asks each time: the stored feed is used only once the server
+                // says it has not changed (`no-cache`).
+                let headers: HTTPFields = [.accept: Self.accept, .cacheControl: "no-cache"]
+                response = try await client.response(for: Endpoint<Data>(url: url, headers: headers))
             } catch {
                 await httpCache.waitForRevalidations()
                 throw CommandFailure(error)

@@ -20,10 +20,10 @@ public struct Feed: Sendable, Hashable, Codable {
     public var updated: Date?
     /// The feed's authors.
     public var authors: [Person]
-    /// A picture of the feed, absolute: RSS `<image><url>`, `itunes:image`, Atom `logo`, JSON
+    /// A picture of the feed, an absolute `http` or `https` URL: RSS `<image><url>`, `itunes:image`, Atom `logo`, JSON
     /// Feed `icon`.
     public var image: String?
-    /// A small icon of the feed, absolute: Atom `icon`, JSON Feed `favicon`.
+    /// A small icon of the feed, an absolute `http` or `https` URL: Atom `icon`, JSON Feed `favicon`.
     public var icon: String?
     /// Whether a podcast says it is explicit (`itunes:explicit`: `yes`, `true` or `explicit`;
     /// `no`, `false` or `clean`); `nil` when it does not say.
@@ -96,7 +96,7 @@ public struct Entry: Sendable, Hashable, Codable {
     public var categories: [String]
     /// Attached media.
     public var enclosures: [Enclosure]
-    /// A picture of the entry, absolute: `itunes:image`, JSON Feed `image`.
+    /// A picture of the entry, an absolute `http` or `https` URL: `itunes:image`, JSON Feed `image`.
     public var image: String?
     /// Media RSS `media:thumbnail` and `media:content` (in `media:group` too), in order.
     public var media: [MediaItem]
@@ -153,12 +153,12 @@ public struct Entry: Sendable, Hashable, Codable {
     /// ``content`` as HTML that is safe to show: only an allow-list of elements and
     /// attributes, links made absolute against ``contentBase``, and no scripts, styles, event
     /// handlers, frames, forms or `javascript:` URLs (``FeedHTML/sanitized(_:base:)``).
-    /// Plain-text content comes back escaped.
+    /// Plain-text content comes back escaped, its line breaks as `<br>`.
     public var safeContent: String? {
         guard let content else { return nil }
         switch contentType {
         case nil, "html", "xhtml": return FeedHTML.sanitized(content, base: contentBase.flatMap(URL.init(string:)))
-        default: return FeedHTML.escaped(content)
+        default: return FeedHTML.escaped(content).replacingOccurrences(of: "\n", with: "<br>\n")
         }
     }
 }
@@ -175,7 +175,7 @@ public struct MediaItem: Sendable, Hashable, Codable {
 
     /// Thumbnail or content.
     public var kind: Kind
-    /// Where it is, absolute.
+    /// Where it is, an absolute `http` or `https` URL.
     public var url: String
     /// Its media type (`media:content`'s `type`).
     public var type: String?

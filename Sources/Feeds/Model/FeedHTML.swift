@@ -43,11 +43,21 @@ public enum FeedHTML {
     /// How deeply kept elements nest; deeper tags are dropped (their text kept).
     public static let maximumDepth = 256
 
-    /// Elements whose text is dropped with them.
+    /// Elements whose text is dropped with them, up to their end tag (found as a browser finds
+    /// the end of `script`: the next `</name`, whatever comes between).
     static let droppedWithText: Set<String> = [
-        "applet", "button", "embed", "frame", "frameset", "head", "iframe", "math", "noembed", "noframes",
-        "noscript", "object", "option", "script", "select", "style", "svg", "template", "textarea", "title", "xmp",
+        "applet", "button", "iframe", "math", "noembed", "noframes", "noscript", "object", "script", "select",
+        "style", "svg", "template", "textarea", "title", "xmp",
     ]
+
+    /// Elements that close an open `p`, as a browser's parser closes it.
+    static let closesParagraph: Set<String> = [
+        "address", "article", "aside", "blockquote", "details", "div", "dl", "figcaption", "figure", "footer",
+        "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "ol", "p", "pre", "section", "summary", "table", "ul",
+    ]
+
+    /// Where an open `p` is looked for, and past which it is not.
+    static let paragraphScope: Set<String> = ["li", "dd", "dt", "td", "th", "blockquote", "figure", "details"]
 
     /// Elements with no end tag.
     static let voidElements: Set<String> = ["br", "col", "hr", "img", "source", "wbr"]
@@ -55,9 +65,16 @@ public enum FeedHTML {
     /// Attributes that hold a URL.
     static let urlAttributes: Set<String> = ["href", "src", "cite", "poster"]
 
+    /// The longest URL kept, in bytes: a longer one (a hostile `xml:base` repeated by every
+    /// relative link) is dropped.
+    public static let maximumURLLength = 8 << 10
+
     /// `html` with only the allowed elements and attributes, links absolute against `base`.
-    public static func sanitized(_ html: String, base: URL?) -> String {
-        var sanitizer = Sanitizer(base: base)
+    ///
+    /// - Parameter maximumLength: Where the output stops, in UTF-8 bytes (then the elements
+    ///   open are closed): resolving relative links can make it longer than the input.
+    public static func sanitized(_ html: String, base: URL?, maximumLength: Int = 16 << 20) -> String {
+        var sanitizer = Sanitizer(base: base, limit: maximumLength)
         sanitizer.run(Array(html.utf8))
         return String(decoding: sanitizer.output, as: UTF8.self)
     }
@@ -73,23 +90,37 @@ public enum FeedHTML {
     /// One pass over the bytes: text escaped, tags checked, a stack of the elements kept.
     private struct Sanitizer {
         let base: URL?
+        let limit: Int
         var output: [UInt8] = []
         var open: [String] = []
         /// The element whose text is being dropped, while inside one.
         var dropping: String?
 
-        init(base: URL?) {
+        init(base: URL?, limit: Int) {
             self.base = base
+            self.limit = limit
         }
 
         mutating func run(_ bytes: [UInt8]) {
-            output.reserveCapacity(bytes.count)
+            output.reserveCapacity(min(bytes.count, limit))
             var index = 0
             var text = 0
             // Once a tag runs to the end of the input, no later `<` can end either: the rest
             // is text, and each byte is looked at a bounded number of times.
             var tagsPossible = true
-            while index < bytes.count {
+            while index < bytes.count, output.count <= limit {
+                if let dropped = dropping {
+                    // Up to the element's end tag, whatever is between (`<` in a script too).
+                    guard let end = Self.endTag(of: dropped, in: bytes, from: index) else {
+                        index = bytes.count
+                        text = index
+                        break
+                    }
+                    dropping = nil
+                    index = end
+                    text = index
+                    continue
+                }
                 // A `<` starts markup only before a letter, `/`, `!` or `?`, as browsers read it:
                 // `a < b` is text.
                 guard tagsPossible, bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count,
@@ -107,8 +138,30 @@ public enum FeedHTML {
                 index = end + 1
                 text = index
             }
-            appendText(bytes[text...])
+            if output.count <= limit { appendText(bytes[text..<index]) }
             while let name = open.popLast() { close(name) }
+        }
+
+        /// Where reading goes on after the end tag of `name` (`</name` then a space, `/` or
+        /// `>`, in any case) at or after `start`; `nil` when there is none.
+        static func endTag(of name: String, in bytes: [UInt8], from start: Int) -> Int? {
+            let pattern = Array("</\(name)".utf8)
+            var index = start
+            while let found = ByteScan.index(of: UInt8(ascii: "<"), in: bytes, from: index) {
+                let after = found + pattern.count
+                if after <= bytes.count,
+                    zip(bytes[found..<after], pattern).allSatisfy({ ByteScan.lowercase($0) == $1 }),
+                    after == bytes.count || ByteScan.isSpace(bytes[after]) || bytes[after] == UInt8(ascii: "/")
+                        || bytes[after] == UInt8(ascii: ">")
+                {
+                    guard let close = ByteScan.index(of: UInt8(ascii: ">"), in: bytes, from: after) else {
+                        return bytes.count
+                    }
+                    return close + 1
+                }
+                index = found + 1
+            }
+            return nil
         }
 
         static func startsMarkup(_ byte: UInt8) -> Bool {
@@ -120,30 +173,40 @@ public enum FeedHTML {
         /// a comment's `-->`); `nil` when the input ends first.
         static func tagEnd(_ bytes: [UInt8], from start: Int) -> Int? {
             if bytes[start...].starts(with: "!--".utf8) {
+                // `<!-->` and `<!--->` end at once, as browsers read them; else `-->` or `--!>`.
+                if bytes[(start + 3)...].starts(with: ">".utf8) { return start + 3 }
+                if bytes[(start + 3)...].starts(with: "->".utf8) { return start + 4 }
                 var index = start + 3
                 while index + 2 < bytes.count {
-                    if bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-"),
-                        bytes[index + 2] == UInt8(ascii: ">")
-                    {
-                        return index + 2
+                    if bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-") {
+                        if bytes[index + 2] == UInt8(ascii: ">") { return index + 2 }
+                        if bytes[index + 2] == UInt8(ascii: "!"), index + 3 < bytes.count,
+                            bytes[index + 3] == UInt8(ascii: ">")
+                        {
+                            return index + 3
+                        }
                     }
                     index += 1
                 }
                 return nil
             }
             var quote: UInt8?
+            // A quote opens a value only after `=` (white space between allowed), as in a browser.
+            var afterEquals = false
             var index = start
             while index < bytes.count {
                 let byte = bytes[index]
                 if let open = quote {
                     if byte == open { quote = nil }
-                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    // Quotes count inside a tag only after an `=`.
-                    if index > start, bytes[index - 1] == UInt8(ascii: "=") || ByteScan.isSpace(bytes[index - 1]) {
-                        quote = byte
-                    }
                 } else if byte == UInt8(ascii: ">") {
                     return index
+                } else if byte == UInt8(ascii: "=") {
+                    afterEquals = true
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    if afterEquals { quote = byte }
+                    afterEquals = false
+                } else if !ByteScan.isSpace(byte) {
+                    afterEquals = false
                 }
                 index += 1
             }
@@ -175,11 +238,12 @@ public enum FeedHTML {
                 return
             }
             if FeedHTML.droppedWithText.contains(name) {
-                let selfClosing = body.last == UInt8(ascii: "/")
-                if !selfClosing { dropping = name }
+                // `<script/>` starts a script all the same, as browsers read it.
+                dropping = name
                 return
             }
             guard FeedHTML.allowedElements.contains(name) else { return }
+            closeImplied(by: name)
             let isVoid = FeedHTML.voidElements.contains(name)
             guard isVoid || open.count < FeedHTML.maximumDepth else { return }
             output.append(UInt8(ascii: "<"))
@@ -187,6 +251,25 @@ public enum FeedHTML {
             attributes(body[nameEnd...], of: name)
             output.append(UInt8(ascii: ">"))
             if !isVoid { open.append(name) }
+        }
+
+        /// Elements whose end tag may be left out, closed by `name` opening as a browser closes
+        /// them: an `li` by the next `li` in its list, a `p` by a block, a cell by the next cell
+        /// or row.
+        mutating func closeImplied(by name: String) {
+            let (closes, within): (Set<String>, Set<String>)
+            switch name {
+            case "li": (closes, within) = (["li"], ["ul", "ol"])
+            case "dt", "dd": (closes, within) = (["dt", "dd"], ["dl"])
+            case "td", "th": (closes, within) = (["td", "th"], ["tr", "table"])
+            case "tr": (closes, within) = (["tr", "td", "th"], ["table", "thead", "tbody", "tfoot"])
+            case _ where FeedHTML.closesParagraph.contains(name): (closes, within) = (["p"], FeedHTML.paragraphScope)
+            default: return
+            }
+            // Within the innermost scope (the list, the table), the outermost element it closes.
+            let scope = open.lastIndex(where: { within.contains($0) }).map { $0 + 1 } ?? 0
+            guard let index = open[scope...].firstIndex(where: { closes.contains($0) }) else { return }
+            while open.count > index { close(open.removeLast()) }
         }
 
         mutating func close(_ name: String) {
@@ -258,8 +341,15 @@ public enum FeedHTML {
                 URL(string: string, relativeTo: base)
                 ?? URL(string: string.replacingOccurrences(of: " ", with: "%20"), relativeTo: base)
             guard let url, let scheme = url.scheme?.lowercased() else { return nil }
-            guard scheme == "http" || scheme == "https" || (allowMail && scheme == "mailto") else { return nil }
-            return url.absoluteString
+            let absolute = url.absoluteString
+            guard absolute.utf8.count <= FeedHTML.maximumURLLength else { return nil }
+            if allowMail, scheme == "mailto" { return absolute }
+            // `http:/path` has a scheme and no host: a browser reads it against the page that
+            // shows it, not against `base`. Only `scheme://host…` is kept.
+            guard scheme == "http" || scheme == "https", url.host?.isEmpty == false,
+                absolute.lowercased().hasPrefix(scheme + "://")
+            else { return nil }
+            return absolute
         }
 
         /// `bytes` with HTML's character references decoded.

@@ -16,7 +16,7 @@ extension FeedBuilder {
         }
         if capture.element == .url, person == nil, entry == nil {
             // The url of the channel's RSS `<image>`.
-            if let url = Self.resolve(raw, against: capture.base) { feed.image = url }
+            if let url = Self.resolvePicture(raw, against: capture.base) { feed.image = url }
             return
         }
         let context: FeedRules.Context = entry != nil ? .entry : .feed
@@ -91,9 +91,9 @@ extension FeedBuilder {
         case .category:
             entry?.entry.categories.append(FeedText.collapsingWhitespace(raw))
         case .image:
-            if let url = Self.resolve(raw, against: capture.base) { feed.image = url }
+            if let url = Self.resolvePicture(raw, against: capture.base) { feed.image = url }
         case .icon:
-            if let url = Self.resolve(raw, against: capture.base) { feed.icon = url }
+            if let url = Self.resolvePicture(raw, against: capture.base) { feed.icon = url }
         case .explicit:
             let value = FeedValues.explicit(raw)
             if context == .entry { entry?.entry.isExplicit = value } else { feed.isExplicit = value }
@@ -109,7 +109,10 @@ extension FeedBuilder {
     /// What kind of content a capture holds: `html`, `xhtml`, `text`, or a media type; `nil`
     /// for RSS's content, which is HTML.
     private static func contentType(_ capture: Capture) -> String? {
-        guard let type = value("type", in: capture.attributes)?.lowercased() else { return nil }
+        // Atom's content without a type is text (RFC 4287 §4.1.3.1); RSS's is HTML.
+        guard let type = value("type", in: capture.attributes)?.lowercased() else {
+            return capture.isAtom ? "text" : nil
+        }
         switch type {
         case "text/html": return "html"
         case "application/xhtml+xml": return "xhtml"

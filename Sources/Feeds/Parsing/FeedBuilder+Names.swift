@@ -59,6 +59,19 @@ extension FeedBuilder {
         return nil
     }
 
+    /// A picture's or a media file's `reference` made absolute against `base`: only an
+    /// `http` or `https` URL with a host, at most `FeedHTML.maximumURLLength` bytes; `nil` for
+    /// an empty reference, another scheme (`javascript:`, `data:`), or a relative one without a base.
+    static func resolvePicture(_ reference: String, against base: URL?) -> String? {
+        let trimmed = reference.trimmingXMLSpace()
+        guard !trimmed.isEmpty, let resolved = resolve(trimmed, against: base),
+            resolved.utf8.count <= FeedHTML.maximumURLLength, let url = URL(string: resolved),
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false,
+            resolved.lowercased().hasPrefix(scheme + "://")
+        else { return nil }
+        return resolved
+    }
+
     /// `reference` made absolute against `base`; `nil` for an empty reference.
     static func resolve(_ reference: String, against base: URL?) -> String? {
         let trimmed = reference.trimmingXMLSpace()

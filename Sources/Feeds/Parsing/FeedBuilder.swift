@@ -196,7 +196,8 @@ struct FeedBuilder {
         var base = parentBase
         // CDF gives its channel's base as a plain BASE attribute.
         if let xmlBase = value("xml:base", in: attributes)
-            ?? (element == .channel ? value("base", in: attributes) : nil)
+            ?? (element == .channel ? value("base", in: attributes) : nil),
+            xmlBase.utf8.count <= FeedHTML.maximumURLLength
         {
             base = Self.resolve(xmlBase, against: parentBase).flatMap(URL.init(string:)) ?? parentBase
         }
@@ -293,7 +294,8 @@ struct FeedBuilder {
             guard depth == entry.depth + 1 else { return }
             context = .entry
         } else {
-            guard parent == .feed || parent == .channel else { return }
+            // RSS 1.0 puts its `<image>` beside the channel, in `rdf:RDF`.
+            guard parent == .feed || parent == .channel || (parent == .rdf && open.element == .image) else { return }
             context = .feed
         }
         switch open.element {
@@ -324,7 +326,7 @@ struct FeedBuilder {
         case .itunesImage:
             // `href` (or `url`, which some feeds write); an empty one keeps the picture there is.
             guard let href = value("href", in: attributes) ?? value("url", in: attributes),
-                let resolved = Self.resolve(href, against: open.base)
+                let resolved = Self.resolvePicture(href, against: open.base)
             else { return }
             if context == .entry { entry?.entry.image = resolved } else { feed.image = resolved }
         default:
@@ -334,7 +336,7 @@ struct FeedBuilder {
 
     /// A `media:thumbnail` or `media:content` with a URL.
     private static func mediaItem(_ open: Open, _ attributes: [XMLToken.Attribute]) -> MediaItem? {
-        guard let url = value("url", in: attributes), let resolved = resolve(url, against: open.base) else {
+        guard let url = value("url", in: attributes), let resolved = resolvePicture(url, against: open.base) else {
             return nil
         }
         let number = { (name: String) in value(name, in: attributes).flatMap { FeedValues.wholeNumber($0) } }
@@ -346,7 +348,7 @@ struct FeedBuilder {
             width: number("width"),
             height: number("height"),
             duration: number("duration"),
-            fileSize: number("filesize")
+            fileSize: value("filesize", in: attributes).flatMap { FeedValues.wholeNumber($0, maximumDigits: 18) }
         )
     }
 

@@ -2,8 +2,9 @@ import CourierXML
 
 /// Values feeds give as text that are not text: podcast flags, durations, counts.
 enum FeedValues {
-    /// `itunes:explicit` as feedparser reads it: `yes`, `true` or `explicit` say explicit;
-    /// `no`, `false` or `clean` say not; anything else (`YES`, ` yes `) says nothing.
+    /// `itunes:explicit` as feedparser 6.0.14 answers its own tests: `yes`, `true` or
+    /// `explicit` say explicit; `no`, `false` or `clean` say not; anything else (`YES`,
+    /// ` yes `) says nothing.
     static func explicit(_ text: String) -> Bool? {
         switch text {
         case "yes", "true", "explicit": true
@@ -30,10 +31,12 @@ enum FeedValues {
         return seconds
     }
 
-    /// A whole number of at most 9 digits (`0`…`999999999`), white space around it allowed.
-    static func wholeNumber(_ text: some StringProtocol) -> Int? {
+    /// A whole number of at most `maximumDigits` digits (9 by default, 18 at most), white space
+    /// around it allowed.
+    static func wholeNumber(_ text: some StringProtocol, maximumDigits: Int = 9) -> Int? {
         let trimmed = String(text).trimmingXMLSpace()
-        guard (1...9).contains(trimmed.utf8.count), trimmed.utf8.allSatisfy(ByteScan.isDigit) else { return nil }
+        guard (1...min(maximumDigits, 18)).contains(trimmed.utf8.count), trimmed.utf8.allSatisfy(ByteScan.isDigit)
+        else { return nil }
         return Int(trimmed)
     }
 }

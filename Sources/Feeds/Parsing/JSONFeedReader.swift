@@ -43,8 +43,8 @@ enum JSONFeedReader {
             subtitle: string(json["description"]).map(FeedText.collapsingWhitespace),
             language: string(json["language"]),
             authors: people(json),
-            image: url(json["icon"]),
-            icon: url(json["favicon"])
+            image: string(json["icon"]).flatMap { FeedBuilder.resolvePicture($0, against: baseURL) },
+            icon: string(json["favicon"]).flatMap { FeedBuilder.resolvePicture($0, against: baseURL) }
         )
         if case .array(let items)? = json["items"] {
             for item in items {
@@ -78,7 +78,7 @@ enum JSONFeedReader {
                         }(),
                         contentBase: baseURL?.absoluteString,
                         contentType: html == nil && item["content_text"] != nil ? "text" : nil,
-                        image: url(item["image"])
+                        image: string(item["image"]).flatMap { FeedBuilder.resolvePicture($0, against: baseURL) }
                     )
                 )
             }

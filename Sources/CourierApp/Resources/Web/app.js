@@ -1,6 +1,7 @@
 "use strict";
 // Courier's apps in one page. Everything the network sends is shown with textContent, and
-// links only when they are http(s): nothing from a service becomes markup.
+// links only when they are http(s): nothing from a service becomes markup, except a feed
+// entry's content, which the app sanitizes and this page shows inert (see contentReader).
 
 const token = document.querySelector("meta[name=courier-token]").content;
 const pageID = crypto.randomUUID();
@@ -548,8 +549,8 @@ async function streamInto(listID, statusID, path, starting, onLine) {
 }
 
 // An entry's content, shown when asked for. The app sends it sanitized (an allow-list, links
-// absolute, nothing that runs); it is parsed into an inert document, and the page's policy
-// runs no inline script and loads no image from elsewhere in any case.
+// absolute, nothing that runs); it is parsed into an inert document, its pictures are left
+// unloaded, and the page's policy runs no inline script in any case.
 function contentReader(html) {
   const details = element("details", "content");
   details.append(element("summary", null, "Read"));
@@ -558,11 +559,17 @@ function contentReader(html) {
     details.dataset.shown = "yes";
     const body = element("div", "content-body");
     const parsed = new DOMParser().parseFromString(html, "text/html");
-    body.append(...parsed.body.childNodes);
-    for (const anchor of body.querySelectorAll("a[href]")) {
+    // Nothing loads while the nodes are still inert: no picture or media source, which could
+    // name this app's own API, and links open elsewhere.
+    for (const media of parsed.body.querySelectorAll("[src], [poster]")) {
+      media.removeAttribute("src");
+      media.removeAttribute("poster");
+    }
+    for (const anchor of parsed.body.querySelectorAll("a[href]")) {
       anchor.target = "_blank";
       anchor.rel = "noopener noreferrer nofollow";
     }
+    while (parsed.body.firstChild) body.append(parsed.body.firstChild);
     details.append(body);
   });
   return details;
