@@ -40,6 +40,15 @@ struct AppCommand: AsyncParsableCommand {
     @Option(help: "The store's address (https://itunes.apple.com, or a stand-in) instead of the recording.")
     var storeService: String?
 
+    @Option(
+        name: .customLong("store-locale"),
+        help: """
+            With --store-service: the locale every store search is made for, such as fr-FR or ja_JP, or C for \
+            the store's defaults (default: each browser's language).
+            """
+    )
+    var storeLocaleName: String?
+
     @Option(help: "TMDB's address instead of the recording; the real one needs TMDB credentials.")
     var tmdbService: String?
 
@@ -64,6 +73,17 @@ struct AppCommand: AsyncParsableCommand {
                 option: "--tmdb-service",
                 example: TMDB.defaultBaseURL.absoluteString
             )
+        }
+        if let storeLocaleName {
+            guard storeService != nil else {
+                throw ValidationError("--store-locale applies to --store-service: the recording names no locale.")
+            }
+            let locale = StoreLocale(identifier: storeLocaleName)
+            guard locale != StoreLocale() || ["c", "posix"].contains(storeLocaleName.lowercased()) else {
+                throw ValidationError(
+                    "--store-locale '\(storeLocaleName)' is not a locale such as fr-FR, ja_JP or C."
+                )
+            }
         }
     }
 
@@ -144,6 +164,7 @@ struct AppCommand: AsyncParsableCommand {
                 example: ITunesStore.defaultBaseURL.absoluteString
             )
             storeTransport = transport
+            storeLocale = storeLocaleName.map(StoreLocale.init(identifier:))
         } else {
             let recording = try Self.recording(AppExamples.storeRecording)
             storeTransport = OfflineTransport(recording)

@@ -73,5 +73,17 @@ struct AppCommandTests {
         let library = try await Courier.run("app", "--library", "ftp://example.com")
         #expect(library.status == 2)
         #expect(library.stderr.contains("--library 'ftp://example.com' is not an http or https URL"))
+        let offlineLocale = try await Courier.run("app", "--store-locale", "fr-FR")
+        #expect(offlineLocale.status == 2)
+        #expect(offlineLocale.stderr.contains("--store-locale applies to --store-service"))
+        let badLocale = try await Courier.run(
+            "app",
+            "--store-service",
+            "https://itunes.apple.com",
+            "--store-locale",
+            "bogus!"
+        )
+        #expect(badLocale.status == 2)
+        #expect(badLocale.stderr.contains("--store-locale 'bogus!' is not a locale such as fr-FR, ja_JP or C."))
     }
 }
