@@ -120,39 +120,35 @@ public struct XMLPathReader: Sendable {
     ///
     /// - Throws: ``XMLError`` when the document, or the text being collected, goes past a limit.
     public mutating func read(_ bytes: some Collection<UInt8>, _ found: (Match) -> Void) throws(XMLError) {
-        var reader = self.reader
-        self.reader = XMLEventReader(limits: reader.limits)
-        defer { self.reader = reader }
-        if let failure { throw failure }
-        var failed: XMLError?
-        do throws(XMLError) {
-            try reader.readPieces(bytes) { piece in
-                guard failed == nil else { return }
-                do throws(XMLError) { try handle(piece, found) } catch { failed = error }
-            }
-        } catch {
-            failed = failed ?? error
-        }
-        if let failed {
-            failure = failed
-            throw failed
-        }
+        try feeding(found) { reader, deliver throws(XMLError) in try reader.readPieces(bytes, deliver) }
     }
 
     /// Ends the document: elements left open end, and their matches are delivered.
     public mutating func finish(_ found: (Match) -> Void) throws(XMLError) {
+        try feeding(found) { reader, deliver throws(XMLError) in try reader.finishPieces(deliver) }
+    }
+
+    /// Runs `step` on the event reader (moved out, so that its buffer is not copied), handing
+    /// each piece to the matching; the first limit reached is thrown now and by every later call.
+    private mutating func feeding(
+        _ found: (Match) -> Void,
+        _ step: (inout XMLEventReader, (XMLPiece) -> Void) throws(XMLError) -> Void
+    ) throws(XMLError) {
+        if let failure { throw failure }
         var reader = self.reader
         self.reader = XMLEventReader(limits: reader.limits)
         defer { self.reader = reader }
-        if let failure { throw failure }
         var failed: XMLError?
-        do throws(XMLError) {
-            try reader.finishPieces { piece in
-                guard failed == nil else { return }
-                do throws(XMLError) { try handle(piece, found) } catch { failed = error }
+        // `found` is called only while `step` runs.
+        withoutActuallyEscaping(found) { found in
+            do throws(XMLError) {
+                try step(&reader) { piece in
+                    guard failed == nil else { return }
+                    do throws(XMLError) { try handle(piece, found) } catch { failed = error }
+                }
+            } catch {
+                failed = failed ?? error
             }
-        } catch {
-            failed = failed ?? error
         }
         if let failed {
             failure = failed

@@ -81,6 +81,15 @@ struct LibraryCommand: AsyncParsableCommand {
         }
     }
 
+    /// `--city` and `--address`: which location a change is for, matched ignoring case and accents.
+    struct PlaceOptions: ParsableArguments {
+        @Option(help: "The location's city.")
+        var city: String
+
+        @Option(help: "The location's street address, when its city has more than one.")
+        var address: String?
+    }
+
     struct AddBook: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add-book",
@@ -167,14 +176,10 @@ struct LibraryCommand: AsyncParsableCommand {
 
         @OptionGroup var options: DatabaseOptions
 
-        @Option(help: "The location's city.")
-        var city: String
-
-        @Option(help: "The location's street address, when its city has more than one.")
-        var address: String?
+        @OptionGroup var place: PlaceOptions
 
         func run() async throws {
-            let (city, address) = (city, address)
+            let (city, address) = (place.city, place.address)
             let location = try await options.perform { database throws(LibraryDatabaseError) in
                 try await database.closeLocation(city: city, streetAddress: address)
             }
@@ -194,17 +199,13 @@ struct LibraryCommand: AsyncParsableCommand {
 
         @OptionGroup var options: DatabaseOptions
 
-        @Option(help: "The location's city.")
-        var city: String
-
-        @Option(help: "The location's street address, when its city has more than one.")
-        var address: String?
+        @OptionGroup var place: PlaceOptions
 
         @Option(help: "The new hours, such as '9am–6pm'.")
         var hours: String
 
         func run() async throws {
-            let (hours, city, address) = (hours, city, address)
+            let (hours, city, address) = (hours, place.city, place.address)
             let location = try await options.perform { database throws(LibraryDatabaseError) in
                 try await database.setHours(hours, city: city, streetAddress: address)
             }
