@@ -79,6 +79,17 @@ struct FeedHTMLTests {
         #expect(cut.hasPrefix("<div><b>x</b>") && cut.hasSuffix("</div>"))
     }
 
+    /// Tags past the depth limit are dropped without work: they close nothing.
+    @Test(.hangGuard) func tagsPastTheDepthLimitCostNothing() {
+        let deep = String(repeating: "<div>", count: 256) + String(repeating: "<p>", count: 85_000) + "end"
+        let cleaned = Self.clean(deep)
+        #expect(cleaned.hasPrefix(String(repeating: "<div>", count: 256) + "end"))
+        #expect(
+            Self.clean(#"<a href="https://trusted@evil.example/">x</a>"#)
+                == #"<a rel="noopener noreferrer nofollow">x</a>"#
+        )
+    }
+
     @Test func withoutABaseRelativeURLsAreDropped() {
         #expect(
             Self.clean(#"<a href="/x">x</a><img src="y.png">"#, base: nil)

@@ -65,8 +65,10 @@ struct FeedCommand: AsyncParsableCommand {
 
     func validate() throws {
         if json, jsonLines { throw ValidationError("Choose one of --json, --json-lines.") }
-        if cache != nil, !(source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://")) {
-            throw ValidationError("--cache keeps feeds read from an http(s) URL, not from a file.")
+        if cache != nil {
+            guard let url = URL(string: source), let scheme = url.scheme?.lowercased(),
+                ["http", "https"].contains(scheme)
+            else { throw ValidationError("--cache keeps feeds read from an http(s) URL, not from a file.") }
         }
     }
 

@@ -97,7 +97,8 @@ public enum FeedHTML {
         var dropping: String?
 
         init(base: URL?, limit: Int) {
-            self.base = base
+            // A base longer than any URL kept would make every relative link one to drop.
+            self.base = base.flatMap { $0.absoluteString.utf8.count <= FeedHTML.maximumURLLength ? $0 : nil }
             self.limit = limit
         }
 
@@ -228,10 +229,6 @@ public enum FeedHTML {
             while nameEnd < body.endIndex, ByteScan.isAlphanumeric(body[nameEnd]) { nameEnd += 1 }
             guard nameEnd > nameStart else { return }
             let name = String(decoding: body[nameStart..<nameEnd].map(ByteScan.lowercase), as: UTF8.self)
-            if let dropped = dropping {
-                if isEnd, name == dropped { dropping = nil }
-                return
-            }
             if isEnd {
                 guard let index = open.lastIndex(of: name) else { return }
                 while open.count > index { close(open.removeLast()) }
@@ -243,9 +240,10 @@ public enum FeedHTML {
                 return
             }
             guard FeedHTML.allowedElements.contains(name) else { return }
-            closeImplied(by: name)
             let isVoid = FeedHTML.voidElements.contains(name)
+            // A tag dropped for depth closes nothing either.
             guard isVoid || open.count < FeedHTML.maximumDepth else { return }
+            closeImplied(by: name)
             output.append(UInt8(ascii: "<"))
             output.append(contentsOf: name.utf8)
             attributes(body[nameEnd...], of: name)
@@ -259,11 +257,11 @@ public enum FeedHTML {
         mutating func closeImplied(by name: String) {
             let (closes, within): (Set<String>, Set<String>)
             switch name {
-            case "li": (closes, within) = (["li"], ["ul", "ol"])
-            case "dt", "dd": (closes, within) = (["dt", "dd"], ["dl"])
-            case "td", "th": (closes, within) = (["td", "th"], ["tr", "table"])
-            case "tr": (closes, within) = (["tr", "td", "th"], ["table", "thead", "tbody", "tfoot"])
-            case _ where FeedHTML.closesParagraph.contains(name): (closes, within) = (["p"], FeedHTML.paragraphScope)
+            case "li": (closes, within) = Self.listItems
+            case "dt", "dd": (closes, within) = Self.definitions
+            case "td", "th": (closes, within) = Self.cells
+            case "tr": (closes, within) = Self.rows
+            case _ where FeedHTML.closesParagraph.contains(name): (closes, within) = Self.paragraphs
             default: return
             }
             // Within the innermost scope (the list, the table), the outermost element it closes.
@@ -271,6 +269,13 @@ public enum FeedHTML {
             guard let index = open[scope...].firstIndex(where: { closes.contains($0) }) else { return }
             while open.count > index { close(open.removeLast()) }
         }
+
+        /// What each kind of element closes, and the scope it looks in.
+        static let listItems: (Set<String>, Set<String>) = (["li"], ["ul", "ol"])
+        static let definitions: (Set<String>, Set<String>) = (["dt", "dd"], ["dl"])
+        static let cells: (Set<String>, Set<String>) = (["td", "th"], ["tr", "table"])
+        static let rows: (Set<String>, Set<String>) = (["tr", "td", "th"], ["table", "thead", "tbody", "tfoot"])
+        static let paragraphs: (Set<String>, Set<String>) = (["p"], FeedHTML.paragraphScope)
 
         mutating func close(_ name: String) {
             output.append(contentsOf: "</".utf8)
@@ -336,7 +341,7 @@ public enum FeedHTML {
             let cleaned = text.filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
             let trimmed = cleaned.drop { $0 <= 0x20 }.reversed().drop { $0 <= 0x20 }.reversed()
             let string = String(decoding: trimmed, as: UTF8.self)
-            guard !string.isEmpty else { return nil }
+            guard !string.isEmpty, string.utf8.count <= FeedHTML.maximumURLLength else { return nil }
             let url =
                 URL(string: string, relativeTo: base)
                 ?? URL(string: string.replacingOccurrences(of: " ", with: "%20"), relativeTo: base)
@@ -346,7 +351,8 @@ public enum FeedHTML {
             if allowMail, scheme == "mailto" { return absolute }
             // `http:/path` has a scheme and no host: a browser reads it against the page that
             // shows it, not against `base`. Only `scheme://host…` is kept.
-            guard scheme == "http" || scheme == "https", url.host?.isEmpty == false,
+            // A user in the address (`https://trusted@evil.example/`) only misleads.
+            guard scheme == "http" || scheme == "https", url.host?.isEmpty == false, url.user == nil,
                 absolute.lowercased().hasPrefix(scheme + "://")
             else { return nil }
             return absolute

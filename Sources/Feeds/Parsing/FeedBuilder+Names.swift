@@ -64,12 +64,16 @@ extension FeedBuilder {
     /// an empty reference, another scheme (`javascript:`, `data:`), or a relative one without a base.
     static func resolvePicture(_ reference: String, against base: URL?) -> String? {
         let trimmed = reference.trimmingXMLSpace()
-        guard !trimmed.isEmpty, let resolved = resolve(trimmed, against: base),
-            resolved.utf8.count <= FeedHTML.maximumURLLength, let url = URL(string: resolved),
-            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false,
-            resolved.lowercased().hasPrefix(scheme + "://")
+        guard !trimmed.isEmpty, trimmed.utf8.count <= FeedHTML.maximumURLLength,
+            let resolved = resolve(trimmed, against: base), let url = URL(string: resolved)
         else { return nil }
-        return resolved
+        // The parsed form, as a browser reads it too (a `\` in an authority encoded), without a user.
+        let absolute = url.absoluteString
+        guard absolute.utf8.count <= FeedHTML.maximumURLLength, let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host?.isEmpty == false, url.user == nil,
+            absolute.lowercased().hasPrefix(scheme + "://")
+        else { return nil }
+        return absolute
     }
 
     /// `reference` made absolute against `base`; `nil` for an empty reference.

@@ -199,7 +199,10 @@ struct FeedBuilder {
             ?? (element == .channel ? value("base", in: attributes) : nil),
             xmlBase.utf8.count <= FeedHTML.maximumURLLength
         {
-            base = Self.resolve(xmlBase, against: parentBase).flatMap(URL.init(string:)) ?? parentBase
+            // Nested bases add up: one that resolves longer than a URL kept is not taken.
+            base =
+                Self.resolve(xmlBase, against: parentBase)
+                .flatMap { $0.utf8.count <= FeedHTML.maximumURLLength ? URL(string: $0) : nil } ?? parentBase
         }
         let language = value("xml:lang", in: attributes) ?? stack.last?.language
         let open = Open(

@@ -561,9 +561,8 @@ function contentReader(html) {
     const parsed = new DOMParser().parseFromString(html, "text/html");
     // Nothing loads while the nodes are still inert: no picture or media source, which could
     // name this app's own API, and links open elsewhere.
-    for (const media of parsed.body.querySelectorAll("[src], [poster]")) {
-      media.removeAttribute("src");
-      media.removeAttribute("poster");
+    for (const media of parsed.body.querySelectorAll("[src], [poster], [srcset]")) {
+      for (const name of ["src", "poster", "srcset"]) media.removeAttribute(name);
     }
     for (const anchor of parsed.body.querySelectorAll("a[href]")) {
       anchor.target = "_blank";
