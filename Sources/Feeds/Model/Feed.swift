@@ -152,7 +152,7 @@ public struct Entry: Sendable, Hashable, Codable {
 
     /// ``content`` as HTML that is safe to show: only an allow-list of elements and
     /// attributes, links made absolute against ``contentBase``, and no scripts, styles, event
-    /// handlers, frames, forms or `javascript:` URLs (``FeedHTML/sanitized(_:base:)``).
+    /// handlers, frames, forms or `javascript:` URLs (``FeedHTML/sanitized(_:base:maximumLength:)``).
     /// Plain-text content comes back escaped, its line breaks as `<br>`.
     public var safeContent: String? {
         guard let content else { return nil }

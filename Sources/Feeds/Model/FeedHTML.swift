@@ -71,8 +71,12 @@ public enum FeedHTML {
 
     /// `html` with only the allowed elements and attributes, links absolute against `base`.
     ///
-    /// - Parameter maximumLength: Where the output stops, in UTF-8 bytes (then the elements
-    ///   open are closed): resolving relative links can make it longer than the input.
+    /// - Parameters:
+    ///   - html: HTML from a feed, in any state.
+    ///   - base: What its relative links are relative to; without one, they are dropped.
+    ///   - maximumLength: Where the output stops, in UTF-8 bytes (then the elements open are
+    ///     closed): resolving relative links can make it longer than the input.
+    /// - Returns: HTML safe to show.
     public static func sanitized(_ html: String, base: URL?, maximumLength: Int = 16 << 20) -> String {
         var sanitizer = Sanitizer(base: base, limit: maximumLength)
         sanitizer.run(Array(html.utf8))
