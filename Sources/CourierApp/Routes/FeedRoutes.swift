@@ -142,16 +142,7 @@ struct FeedRoutes: Sendable {
             summary = entry.summary.map { $0.count > 600 ? String($0.prefix(600)) + "…" : $0 }
             if contentLeft > 0, let content = entry.content, content.utf8.count <= 4 * Self.maximumContent {
                 // Sanitized only as far as could be sent: resolving links can make it longer.
-                let html =
-                    switch entry.contentType {
-                    case nil, "html", "xhtml":
-                        FeedHTML.sanitized(
-                            content,
-                            base: entry.contentBase.flatMap(URL.init(string:)),
-                            maximumLength: Self.maximumContent + 1
-                        )
-                    default: entry.safeContent ?? ""
-                    }
+                let html = entry.safeContent(maximumLength: Self.maximumContent + 1) ?? ""
                 if html.utf8.count <= min(Self.maximumContent, contentLeft) { contentHTML = html }
             }
         }

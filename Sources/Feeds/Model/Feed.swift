@@ -155,10 +155,23 @@ public struct Entry: Sendable, Hashable, Codable {
     /// handlers, frames, forms or `javascript:` URLs (``FeedHTML/sanitized(_:base:maximumLength:)``).
     /// Plain-text content comes back escaped, its line breaks as `<br>`.
     public var safeContent: String? {
+        safeContent(maximumLength: 16 << 20)
+    }
+
+    /// ``safeContent``, stopped at about `maximumLength` UTF-8 bytes: HTML where
+    /// ``FeedHTML/sanitized(_:base:maximumLength:)`` stops it, text cut there before it is escaped.
+    public func safeContent(maximumLength: Int) -> String? {
         guard let content else { return nil }
         switch contentType {
-        case nil, "html", "xhtml": return FeedHTML.sanitized(content, base: contentBase.flatMap(URL.init(string:)))
-        default: return FeedHTML.escaped(content).replacingOccurrences(of: "\n", with: "<br>\n")
+        case nil, "html", "xhtml":
+            return FeedHTML.sanitized(
+                content,
+                base: contentBase.flatMap(URL.init(string:)),
+                maximumLength: maximumLength
+            )
+        default:
+            let text = String(decoding: content.utf8.prefix(max(0, maximumLength)), as: UTF8.self)
+            return FeedHTML.escaped(text).replacingOccurrences(of: "\n", with: "<br>\n")
         }
     }
 }

@@ -87,8 +87,38 @@ public enum FeedHTML {
     public static func escaped(_ text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
-        Sanitizer.escape(text.utf8, into: &output)
+        appendEscaped(text.utf8, to: &output)
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `bytes` with `&`, `<`, `>` and `"` as references, and NUL dropped.
+    static func appendEscaped(_ bytes: some Sequence<UInt8>, to output: inout [UInt8]) {
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
+            case 0: break
+            default: output.append(byte)
+            }
+        }
+    }
+
+    /// `url`'s absolute form when it is an address of the web a browser reads the same way
+    /// wherever it is shown: `http` or `https` with a host and `scheme://` (`http:/path` has
+    /// no host and would be read against the page showing it), no user
+    /// (`https://trusted@evil.example/` only misleads), at most ``maximumURLLength`` bytes;
+    /// or `mailto`, when `allowMail`.
+    static func webAddress(_ url: URL, allowMail: Bool = false) -> String? {
+        guard let scheme = url.scheme?.lowercased() else { return nil }
+        let absolute = url.absoluteString
+        guard absolute.utf8.count <= maximumURLLength else { return nil }
+        if allowMail, scheme == "mailto" { return absolute }
+        guard scheme == "http" || scheme == "https", url.host?.isEmpty == false, url.user == nil,
+            absolute.lowercased().hasPrefix(scheme + "://")
+        else { return nil }
+        return absolute
     }
 
     /// One pass over the bytes: text escaped, tags checked, a stack of the elements kept.
@@ -220,7 +250,7 @@ public enum FeedHTML {
 
         mutating func appendText(_ bytes: ArraySlice<UInt8>) {
             guard dropping == nil, !bytes.isEmpty else { return }
-            Self.escape(decoded(bytes), into: &output)
+            FeedHTML.appendEscaped(decoded(bytes), to: &output)
         }
 
         /// A tag's inside (between `<` and `>`).
@@ -332,7 +362,7 @@ public enum FeedHTML {
                 output.append(UInt8(ascii: " "))
                 output.append(contentsOf: name.utf8)
                 output.append(contentsOf: "=\"".utf8)
-                Self.escape(text, into: &output)
+                FeedHTML.appendEscaped(text, to: &output)
                 output.append(UInt8(ascii: "\""))
             }
             if element == "a" { output.append(contentsOf: #" rel="noopener noreferrer nofollow""#.utf8) }
@@ -349,17 +379,8 @@ public enum FeedHTML {
             let url =
                 URL(string: string, relativeTo: base)
                 ?? URL(string: string.replacingOccurrences(of: " ", with: "%20"), relativeTo: base)
-            guard let url, let scheme = url.scheme?.lowercased() else { return nil }
-            let absolute = url.absoluteString
-            guard absolute.utf8.count <= FeedHTML.maximumURLLength else { return nil }
-            if allowMail, scheme == "mailto" { return absolute }
-            // `http:/path` has a scheme and no host: a browser reads it against the page that
-            // shows it, not against `base`. Only `scheme://host…` is kept.
-            // A user in the address (`https://trusted@evil.example/`) only misleads.
-            guard scheme == "http" || scheme == "https", url.host?.isEmpty == false, url.user == nil,
-                absolute.lowercased().hasPrefix(scheme + "://")
-            else { return nil }
-            return absolute
+            guard let url else { return nil }
+            return FeedHTML.webAddress(url, allowMail: allowMail)
         }
 
         /// `bytes` with HTML's character references decoded.
@@ -381,20 +402,6 @@ public enum FeedHTML {
                 }
             }
             return result
-        }
-
-        /// Appends `bytes` with `&`, `<`, `>` and `"` as references, and NUL dropped.
-        static func escape(_ bytes: some Sequence<UInt8>, into output: inout [UInt8]) {
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
-                case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
-                case 0: break
-                default: output.append(byte)
-                }
-            }
         }
     }
 }

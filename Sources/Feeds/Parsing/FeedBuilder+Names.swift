@@ -67,13 +67,8 @@ extension FeedBuilder {
         guard !trimmed.isEmpty, trimmed.utf8.count <= FeedHTML.maximumURLLength,
             let resolved = resolve(trimmed, against: base), let url = URL(string: resolved)
         else { return nil }
-        // The parsed form, as a browser reads it too (a `\` in an authority encoded), without a user.
-        let absolute = url.absoluteString
-        guard absolute.utf8.count <= FeedHTML.maximumURLLength, let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", url.host?.isEmpty == false, url.user == nil,
-            absolute.lowercased().hasPrefix(scheme + "://")
-        else { return nil }
-        return absolute
+        // The parsed form, as a browser reads it too (a `\` in an authority encoded).
+        return FeedHTML.webAddress(url)
     }
 
     /// `reference` made absolute against `base`; `nil` for an empty reference.

@@ -37,18 +37,11 @@ struct FeedBuilder {
         /// XHTML content: its elements are kept as markup, its text escaped.
         var isMarkup = false
 
-        /// Appends `bytes` with `&`, `<`, `>` and `"` as references.
+        /// Appends `bytes` escaped for HTML.
         mutating func appendEscaped(_ bytes: some Sequence<UInt8>) {
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "&"): text.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): text.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): text.append(contentsOf: "&gt;".utf8)
-                case UInt8(ascii: "\""): text.append(contentsOf: "&quot;".utf8)
-                default: text.append(byte)
-                }
-            }
+            FeedHTML.appendEscaped(bytes, to: &text)
         }
+
     }
 
     /// An alternate-link candidate per feedparser's rules.
