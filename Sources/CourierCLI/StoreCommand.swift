@@ -149,11 +149,7 @@ struct StoreCommand: AsyncParsableCommand {
                     )
                 } catch {
                     if let limit = StoreRateLimit(error) {
-                        // Whole seconds, rounded up, at least one.
-                        let wait =
-                            limit.retryAfter.map {
-                                " in \(max(1, Int($0.components.seconds) + ($0.components.attoseconds > 0 ? 1 : 0))) s"
-                            } ?? " in a minute"
+                        let wait = limit.retryAfter.map { " in \($0.roundedUpSeconds) s" } ?? " in a minute"
                         throw CommandFailure(
                             "The store is refusing searches for now (\(limit.status): it answers about 20 a minute); try again\(wait).",
                             status: .network

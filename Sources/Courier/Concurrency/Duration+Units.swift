@@ -11,6 +11,12 @@ extension Duration {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
+    /// Whole seconds, rounded up, at least 1: a wait to tell a person or put in `Retry-After`.
+    package var roundedUpSeconds: Int {
+        let (seconds, attoseconds) = components
+        return max(1, Int(clamping: seconds) + (attoseconds > 0 && seconds < .max ? 1 : 0))
+    }
+
     /// `1s`, `0.3s`: seconds for messages, to the millisecond.
     var secondsDescription: String {
         let (seconds, attoseconds) = components

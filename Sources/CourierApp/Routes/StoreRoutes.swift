@@ -96,9 +96,7 @@ struct StoreRoutes: Sendable {
 
     /// `429` for searches paused for `wait`: the page waits `Retry-After` seconds and says so.
     static func paused(for wait: Duration) -> Response {
-        // At most StoreBackoff.longestWait (10 minutes): whole seconds, rounded up.
-        let (whole, fraction) = wait.components
-        let seconds = max(1, Int(whole) + (fraction > 0 ? 1 : 0))
+        let seconds = wait.roundedUpSeconds
         var response = AppResponse.problem(
             .tooManyRequests,
             "The store asks for a pause in searches; searching again in \(seconds) s."
