@@ -3,7 +3,7 @@ extension XMLTokenizer {
     /// `<!DOCTYPE …>` with an internal subset, or another `<!…>` declaration (skipped).
     mutating func declaration(final: Bool) throws(XMLError) -> Bool {
         guard let end = tagEnd(from: position + 2, kind: .declaration, brackets: true) else {
-            return incomplete(final: final, what: "declaration")
+            return incomplete(final: final, .declaration)
         }
         let body = buffer[(position + 2)..<end]
         if body.starts(with: "DOCTYPE".utf8) {

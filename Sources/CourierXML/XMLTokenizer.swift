@@ -108,7 +108,7 @@ package struct XMLTokenizer {
         }
         if rest.starts(with: Self.commentOpen) {
             guard let end = find("-->", from: position + 4, kind: .comment) else {
-                return incomplete(final: final, what: "comment")
+                return incomplete(final: final, .comment)
             }
             try emit(.comment(buffer[(position + 4)..<end]))
             position = end + 3
@@ -128,7 +128,7 @@ package struct XMLTokenizer {
         }
         if rest.starts(with: [UInt8(ascii: "<"), UInt8(ascii: "?")]) {
             guard let end = find("?>", from: position + 2, kind: .instruction) else {
-                return incomplete(final: final, what: "processing instruction")
+                return incomplete(final: final, .instruction)
             }
             try instruction(buffer[(position + 2)..<end], emit: emit)
             position = end + 2
@@ -154,7 +154,7 @@ package struct XMLTokenizer {
         let next = buffer[position + 1]
         if next == UInt8(ascii: "/") {
             guard let end = tagEnd(from: position + 2, kind: .endTag) else {
-                return incomplete(final: final, what: "end tag")
+                return incomplete(final: final, .endTag)
             }
             var nameStart = position + 2
             var nameEnd = end
@@ -177,7 +177,7 @@ package struct XMLTokenizer {
             return true
         }
         guard let end = tagEnd(from: position + 1, kind: .startTag) else {
-            return incomplete(final: final, what: "start tag")
+            return incomplete(final: final, .startTag)
         }
         var body = buffer[(position + 1)..<end]
         let isEmpty = body.last == UInt8(ascii: "/")
@@ -198,9 +198,11 @@ package struct XMLTokenizer {
         scan = PendingScan(kind: kind, offset: index - position, quote: quote, brackets: brackets)
     }
 
-    mutating func incomplete(final: Bool, what: String) -> Bool {
+    /// At the end of the input, a token of `kind` that never ended: a problem, and the rest is
+    /// read; before the end, `false`, to wait for more.
+    mutating func incomplete(final: Bool, _ kind: PendingScan.Kind) -> Bool {
         guard final else { return false }
-        problem("an unterminated \(what)")
+        problem("an unterminated \(kind)")
         position = buffer.count
         return true
     }
