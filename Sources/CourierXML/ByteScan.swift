@@ -37,11 +37,13 @@ package enum ByteScan {
     }
 
     /// XML white space: space, tab, line feed, carriage return.
+    @inlinable
     package static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// A byte that may start an XML name (any non-ASCII byte counts).
+    @inlinable
     package static func isNameStart(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
@@ -49,21 +51,25 @@ package enum ByteScan {
     }
 
     /// A byte of an XML name.
+    @inlinable
     package static func isNameByte(_ byte: UInt8) -> Bool {
         isNameStart(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 
+    @inlinable
     package static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
     /// An ASCII letter or digit.
+    @inlinable
     package static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || isDigit(byte)
     }
 
     /// An ASCII letter in lowercase; any other byte as it is.
+    @inlinable
     package static func lowercase(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }

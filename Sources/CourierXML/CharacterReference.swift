@@ -1,9 +1,14 @@
 /// Character references (`&amp;`, `&#233;`, `&#xE9;`, `&eacute;`), read the same way by the XML
 /// tokenizer and by the HTML-to-text conversion.
+///
+/// The generic readers are inlinable: the feed module reads HTML with them, and across a
+/// module boundary an unspecialized generic walks its bytes through witness tables (it made
+/// the feed benchmark 18% slower).
 package enum CharacterReference {
     /// The name of the reference whose `&` is at `index` (between `&` and `;`: up to 32 bytes
     /// of an XML name or `#`), and where reading continues after its `;`; `nil` when no
     /// reference starts there.
+    @inlinable
     package static func name<Bytes: RandomAccessCollection<UInt8>>(
         in bytes: Bytes,
         at index: Int
@@ -19,6 +24,7 @@ package enum CharacterReference {
     }
 
     /// The character of one of XML's five predefined entities (`lt`, `gt`, `amp`, `quot`, `apos`).
+    @inlinable
     package static func predefined(_ name: some Collection<UInt8>) -> UInt8? {
         switch name.count {
         case 2 where name.dropFirst().first == UInt8(ascii: "t"):
@@ -37,6 +43,7 @@ package enum CharacterReference {
 
     /// The character a numeric reference's name (`#233`, `#xE9`) stands for; `nil` when it
     /// names none (including NUL). `nil` too for a name that is not numeric.
+    @inlinable
     package static func numeric(_ name: some Collection<UInt8>) -> Unicode.Scalar? {
         guard name.first == UInt8(ascii: "#") else { return nil }
         let digits = name.dropFirst()
@@ -48,6 +55,7 @@ package enum CharacterReference {
 
     /// The character an HTML reference stands for: numeric, predefined or one of HTML 4's
     /// named characters.
+    @inlinable
     package static func html(_ name: some Collection<UInt8>) -> Unicode.Scalar? {
         if name.first == UInt8(ascii: "#") { return numeric(name) }
         if let byte = predefined(name) { return Unicode.Scalar(byte) }

@@ -191,14 +191,36 @@ public struct XMLEventReader: Sendable {
     /// Two attributes with the same namespace and local name (`a:k` and `b:k`, both prefixes
     /// bound to one namespace) are not namespace-well-formed.
     private mutating func checkExpandedNames(_ attributes: [XMLAttribute]) {
-        // Attributes as written are checked by the tokenizer: only a prefixed one can collide.
-        guard attributes.contains(where: { $0.name.prefix != nil && $0.name.prefix != "xmlns" }) else { return }
+        // As written, the tokenizer checks them; resolved, only two in one namespace (both
+        // prefixed: an unprefixed attribute is in none) can be one name. Few are compared in
+        // place, without a string for each; many, in a set.
+        var count = 0
+        for attribute in attributes where Self.isInNamespace(attribute) { count += 1 }
+        guard count > 1 else { return }
+        if count <= 8 {
+            for (index, attribute) in attributes.enumerated() where Self.isInNamespace(attribute) {
+                for other in attributes[(index + 1)...] where Self.isInNamespace(other) {
+                    if other.name.localName == attribute.name.localName,
+                        other.name.namespaceURI == attribute.name.namespaceURI
+                    {
+                        return namespaceProblem("the attribute \(attribute.name) appears twice")
+                    }
+                }
+            }
+            return
+        }
         var seen: Set<String> = []
-        for attribute in attributes where attribute.name.namespaceURI != XMLName.xmlnsNamespace {
+        for attribute in attributes where Self.isInNamespace(attribute) {
             guard seen.insert(attribute.name.description).inserted else {
                 return namespaceProblem("the attribute \(attribute.name) appears twice")
             }
         }
+    }
+
+    /// Whether `attribute` is in a namespace (and is no declaration of one).
+    private static func isInNamespace(_ attribute: XMLAttribute) -> Bool {
+        guard let uri = attribute.name.namespaceURI else { return false }
+        return uri != XMLName.xmlnsNamespace
     }
 
     private mutating func forgetResolvedNames() {

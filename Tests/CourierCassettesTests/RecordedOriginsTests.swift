@@ -91,7 +91,7 @@ struct RecordedOriginsTests {
     }
 
     /// One pass, whatever the text holds: a megabyte of near-misses and a long authority.
-    @Test func hostileTextIsReadOnce() {
+    @Test(.hangGuard) func hostileTextIsReadOnce() {
         let nearMisses = String(repeating: "http://127.0.0.1:940", count: 50_000)
         #expect(Self.origins.rewriting(nearMisses, to: Self.replay) == nearMisses)
         let long = "http://" + String(repeating: "a", count: 1_000_000)

@@ -125,6 +125,9 @@ struct FeedBuilder {
     var feedImageDepth: Int?
     /// The names of the elements open inside XHTML content, to close them as markup.
     var markupNames: [String] = []
+    /// Whether the field being captured is XHTML content: asked for every piece of text and
+    /// element, so kept apart (reading it through `capture?` copies the capture each time).
+    var capturesMarkup = false
 
     init(documentBase: URL?) {
         self.documentBase = documentBase
@@ -137,7 +140,7 @@ struct FeedBuilder {
         case .start(let name, let attributes, _): start(name, attributes)
         case .end: end()
         case .text(let text), .cdata(let text):
-            if capture?.isMarkup == true {
+            if capturesMarkup {
                 capture?.appendEscaped(text)
             } else if capture != nil {
                 capture?.text.append(contentsOf: text)
@@ -210,7 +213,7 @@ struct FeedBuilder {
 
         // Inside a field every element is part of its text (stray markup), or of its markup
         // (XHTML content).
-        if capture?.isMarkup == true {
+        if capturesMarkup {
             markupNames.append(local)
             capture?.text.append(UInt8(ascii: "<"))
             capture?.text.append(contentsOf: local.utf8)
@@ -286,8 +289,9 @@ struct FeedBuilder {
         // Fields count only as direct children of the entry, or of the feed or channel: a
         // <title> inside <image>, <source> or <textinput> is not the entry's title.
         let context: FeedRules.Context
-        if let entry {
-            guard depth == entry.depth + 1 else { return }
+        // The entry's depth only: binding the entry would copy it, every field of it.
+        if let entryDepth = entry?.depth {
+            guard depth == entryDepth + 1 else { return }
             context = .entry
         } else {
             // RSS 1.0 puts its `<image>` beside the channel, in `rdf:RDF`.
@@ -366,6 +370,7 @@ struct FeedBuilder {
             isAtom: open.version == .atom10 || open.version == .atom03,
             isMarkup: type == "xhtml" || type == "application/xhtml+xml"
         )
+        capturesMarkup = capture?.isMarkup == true
         markupNames.removeAll(keepingCapacity: true)
     }
 
@@ -390,6 +395,7 @@ struct FeedBuilder {
                 return
             }
             capture = nil
+            capturesMarkup = false
             finishCapture(current)
             return
         }
