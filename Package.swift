@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
+        .library(name: "CourierURLSession", targets: ["CourierURLSession"]),
         .library(name: "CourierJSON", targets: ["CourierJSON"]),
         .library(name: "CourierCassettes", targets: ["CourierCassettes"]),
         .library(name: "CourierReplay", targets: ["CourierReplay"]),
@@ -31,6 +32,15 @@ let package = Package(
         .library(name: "Favorites", targets: ["Favorites"]),
         .library(name: "CourierApp", targets: ["CourierApp"]),
         .executable(name: "courier", targets: ["CourierCLI"]),
+    ],
+    traits: [
+        // `courier get --transport urlsession`. Foundation's networking links libcurl and some
+        // twenty libraries under it, so the shipped binary (`scripts/release`) leaves it out.
+        .trait(
+            name: "URLSessionTransport",
+            description: "The courier command's URLSession transport, which links libcurl."
+        ),
+        .default(enabledTraits: ["URLSessionTransport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
@@ -61,6 +71,17 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The transport on Foundation's URLSession: its own module, as FoundationNetworking
+        // brings libcurl with it on Linux.
+        .target(
+            name: "CourierURLSession",
+            dependencies: [
+                "Courier",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -264,6 +285,7 @@ let package = Package(
                 "CourierReplay",
                 "CourierServerKit",
                 "CourierImages",
+                .target(name: "CourierURLSession", condition: .when(traits: ["URLSessionTransport"])),
                 "Favorites",
                 "Feeds",
                 "GitWire",
@@ -362,6 +384,7 @@ let package = Package(
                 "CourierAsyncHTTPClient",
                 "CourierTestServer",
                 "CourierTestTraits",
+                "CourierURLSession",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -566,6 +589,7 @@ let package = Package(
                 "CourierJSON",
                 "CourierTestTraits",
                 "CourierTesting",
+                "CourierURLSession",
                 "Favorites",
                 "CourierXML",
                 "Feeds",

@@ -7,6 +7,10 @@ import Foundation
 import HTTPTypes
 import Logging
 
+#if URLSessionTransport
+import CourierURLSession
+#endif
+
 /// `courier get URL`: one request, the body on standard output.
 struct Get: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -113,7 +117,7 @@ struct Get: AsyncParsableCommand {
 
     @OptionGroup var recording: RecordOption
 
-    @Option(help: "The transport: async-http-client (default) or urlsession.")
+    @Option(help: "The transport: async-http-client (default) or urlsession\(Self.urlSessionNote).")
     var transport: TransportChoice = .asyncHTTPClient
 
     @Flag(
@@ -131,8 +135,22 @@ struct Get: AsyncParsableCommand {
     /// `--max-size`: a byte to 4 GiB (the body is held in memory).
     static let maxSizeRange = 1...(1 << 32)
 
+    #if URLSessionTransport
+    static let urlSessionNote = ""
+    #else
+    static let urlSessionNote = " (builds from source only)"
+    #endif
+
     func validate() throws {
         if offline, cache == nil { throw ValidationError("--offline needs --cache DIR.") }
+        #if !URLSessionTransport
+        if transport == .urlSession {
+            throw ValidationError(
+                "This courier is built without the urlsession transport (it links libcurl, which the "
+                    + "shipped binary leaves out); use async-http-client, or build courier from source."
+            )
+        }
+        #endif
         if transport == .urlSession, !security.caCertificates.isEmpty {
             throw ValidationError(
                 "--ca-cert works with the async-http-client transport; leave out --transport urlsession."
@@ -168,9 +186,13 @@ struct Get: AsyncParsableCommand {
                 try await run(endpoint, with: HTTPClient(transport: transport, configuration: configuration), recorder)
             }
         case .urlSession:
+            #if URLSessionTransport
             let transport = URLSessionTransport()
             defer { transport.invalidate() }
             try await run(endpoint, with: HTTPClient(transport: transport, configuration: configuration), recorder)
+            #else
+            break  // validate() refuses it
+            #endif
         }
     }
 

@@ -2,6 +2,7 @@ import Courier
 import CourierAsyncHTTPClient
 import CourierTestServer
 import CourierTestTraits
+import CourierURLSession
 import Foundation
 import HTTPTypes
 import Testing

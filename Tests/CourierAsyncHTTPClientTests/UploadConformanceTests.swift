@@ -1,6 +1,7 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierTestServer
+import CourierURLSession
 import Foundation
 import HTTPTypes
 import Synchronization

@@ -86,7 +86,7 @@ public struct Cookie: Sendable, Hashable, CustomStringConvertible {
 
 /// A `Set-Cookie` field read by the parsing algorithm of RFC 6265bis §5.6: what the server
 /// asked for, before the storage rules (``CookieStore``) judge it against the request.
-struct SetCookie: Sendable, Hashable {
+package struct SetCookie: Sendable, Hashable {
     var name: String
     var value: String
     /// `Expires`, or for `Max-Age` the time it gives (`distantPast` for zero or less).
@@ -160,7 +160,7 @@ struct SetCookie: Sendable, Hashable {
     /// The `Set-Cookie` fields in `value`, where Foundation joined several with `, ` (as it
     /// joins every repeated field): split at each comma followed by `name=`, which an `Expires`
     /// date's comma (`Wed, 09 Jun 2021 …`) is not.
-    static func fields(inCombined value: String) -> [String] {
+    package static func fields(inCombined value: String) -> [String] {
         var fields: [String] = []
         var start = value.startIndex
         var index = value.startIndex

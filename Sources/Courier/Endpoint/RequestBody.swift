@@ -86,7 +86,7 @@ public struct RequestBody: Sendable {
     }
 
     /// The size of the regular file at `url`, symbolic links followed.
-    static func fileSize(_ url: URL) throws(RequestError) -> Int64 {
+    package static func fileSize(_ url: URL) throws(RequestError) -> Int64 {
         var status = stat()
         guard stat(url.path, &status) == 0 else {
             let reason = String(cString: strerror(errno))

@@ -18,7 +18,7 @@ public import HTTPTypes
 ///   ``HTTPClient/Configuration/acceptedEncodings`` set to `[]`.
 ///
 /// Courier ships `AsyncHTTPClientTransport` (module `CourierAsyncHTTPClient`, the default on
-/// Linux), ``URLSessionTransport``, and `StubTransport` for tests (module `CourierTesting`).
+/// Linux), `URLSessionTransport` (module `CourierURLSession`), and `StubTransport` for tests (module `CourierTesting`).
 public protocol HTTPTransport: Sendable {
     /// Sends the request and returns the response with its complete body.
     ///

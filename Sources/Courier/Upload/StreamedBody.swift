@@ -18,7 +18,7 @@ public struct StreamedBody: Sendable {
     /// natively).
     public let file: URL?
     private let segments: @Sendable () -> [Segment]
-    var progress: (@Sendable (UploadProgress) -> Void)?
+    package var progress: (@Sendable (UploadProgress) -> Void)?
 
     /// One stretch of the body: bytes in memory, a file, or a sequence of chunks.
     enum Segment: Sendable {

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// A streamed body written to a private temporary file, for transports that upload only from

@@ -1,3 +1,4 @@
+public import Courier
 public import HTTPTypes
 import Synchronization
 
@@ -11,7 +12,7 @@ public import Foundation
 /// A transport on `URLSession`, for Apple platforms and for Linux programs that prefer
 /// Foundation's networking.
 ///
-/// It does not follow redirects itself (``HTTPClient`` does, the same way for every
+/// It does not follow redirects itself (`HTTPClient` does, the same way for every
 /// transport), enforces the total timeout and response-size limit of each request, and cancels
 /// the `URLSessionTask` when the calling task is cancelled. Call ``invalidate()`` when done:
 /// a session keeps its delegate until then.
@@ -19,7 +20,7 @@ public import Foundation
 /// Proxies are the session's: on Apple platforms the system's settings or the configuration's
 /// `connectionProxyDictionary`; on Linux FoundationNetworking has no proxy setting, and its
 /// libcurl reads `https_proxy`, `http_proxy`, `all_proxy` and `no_proxy` by itself, by the
-/// rules ``ProxySettings/init(environment:)`` follows.
+/// rules `ProxySettings.init(environment:)` follows.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
@@ -52,7 +53,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     // MARK: - Sending
 
-    /// Sends the request; see ``HTTPTransport/send(_:)``.
+    /// Sends the request; see `HTTPTransport.send(_:)`.
     public func send(_ request: PreparedRequest) async throws(RequestError) -> RawResponse {
         let task = try await dataTask(for: request)
         let delegate = delegate
@@ -72,13 +73,13 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Sends the request and hands the response on as it arrives; see
-    /// ``HTTPTransport/send(_:head:body:)``.
+    /// `HTTPTransport.send(_:head:body:)`.
     ///
     /// The session's delegate receives the body. On Apple platforms, when about a megabyte waits
     /// for `body`, the task is suspended until it has been taken, so a slow receiver holds the
     /// transfer back. FoundationNetworking on Linux goes on delivering to a suspended task: there
     /// a receiver that falls 16 MiB behind ends the exchange with
-    /// ``TransportFailure/Kind/other`` saying so (AsyncHTTPClientTransport has no such limit).
+    /// `TransportFailure.Kind.other` saying so (AsyncHTTPClientTransport has no such limit).
     public func send(
         _ request: PreparedRequest,
         head: @escaping @Sendable (HTTPResponse) async throws(RequestError) -> Void,

@@ -1,3 +1,4 @@
+import Courier
 import DequeModule
 import HTTPTypes
 import Synchronization
