@@ -7,6 +7,7 @@ import HTTPTypes
 /// `courier download URL [-o FILE]`: a file to disk, with progress, resumable.
 struct Download: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "download",
         abstract: "Download a URL to a file, with a progress bar; run it again to resume an interrupted download.",
         discussion: """
             The body streams to FILE.download and becomes FILE only when complete. If the download \

@@ -14,6 +14,7 @@ import CourierURLSession
 /// `courier get URL`: one request, the body on standard output.
 struct Get: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "get",
         abstract: "Send one request and print the response body.",
         discussion: """
             Examples:

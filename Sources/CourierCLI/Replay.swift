@@ -9,6 +9,7 @@ import Logging
 /// against them offline.
 struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Serve the responses recorded in cassettes (courier get --record) on 127.0.0.1.",
         discussion: """
             A request gets the recorded response of the same method, path, query and body, whatever \

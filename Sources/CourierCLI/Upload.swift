@@ -7,6 +7,7 @@ import HTTPTypes
 /// `courier upload URL FILE`: a file sent as the request body, read in pieces, with progress.
 struct Upload: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "upload",
         abstract: "Upload a file as a request body (PUT by default), with a progress bar; print the answer.",
         discussion: """
             The file is read in pieces while it is sent, with its size as Content-Length, so any \

@@ -19,7 +19,7 @@ struct FamilyCommand: AsyncParsableCommand {
     )
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add someone to the family.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add someone to the family.")
 
         @Argument(help: "Their name.")
         var name: String
@@ -33,7 +33,10 @@ struct FamilyCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the family, with how many favourites each has.")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the family, with how many favourites each has."
+        )
 
         @Flag(help: "Print the members as JSON instead of a table.")
         var json = false
@@ -71,7 +74,10 @@ struct FamilyCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove someone and their favourites.")
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove someone and their favourites."
+        )
 
         @Argument(help: "Their name.")
         var name: String

@@ -53,6 +53,7 @@ struct LibraryCommand: AsyncParsableCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Replace the catalog and locations with a directory's catalog.json and locations.json.",
             discussion: "The files are checked as 'courier serve --data' checks them, then loaded in one transaction."
         )

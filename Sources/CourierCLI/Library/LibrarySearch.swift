@@ -90,6 +90,7 @@ struct LibrarySearchOptions: ParsableArguments {
 /// `courier locations <country>`: libraries by country.
 struct Locations: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "locations",
         abstract: "Find libraries in countries whose names start with the text given.",
         discussion: """
             Case and accents are ignored: 'cote' finds Côte d'Ivoire. With no country, lists all.
@@ -122,6 +123,7 @@ struct Locations: AsyncParsableCommand {
 /// `courier catalog <prefix>`: books by title.
 struct Catalog: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "catalog",
         abstract: "Find books whose titles start with the text given.",
         discussion: """
             Case and accents are ignored and titles match from their first letter: 'l'etr' \

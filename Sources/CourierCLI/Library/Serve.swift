@@ -9,6 +9,7 @@ import Logging
 /// `courier serve`: the library service and its search page.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Run the library service: search pages at /, JSON at /locations and /catalog.",
         discussion: """
             Serves the built-in data (libraries in more than 40 countries, classic books) or, with \
