@@ -173,8 +173,9 @@ let package = Package(
         .target(
             name: "LibrarySearch",
             dependencies: ["Courier", "LibraryKit", .product(name: "Logging", package: "swift-log")],
-            resources: [.copy("Resources/Data")],
-            swiftSettings: swiftSettings
+            exclude: ["Resources"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedResources"]
         ),
         .target(
             name: "LibraryServer",
@@ -189,8 +190,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/Web"), .copy("Resources/openapi.json")],
-            swiftSettings: swiftSettings
+            exclude: ["Resources"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedResources"]
         ),
         // The library service's catalog in PostgreSQL, shared by replicas.
         .target(
@@ -271,7 +273,21 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/Web"), .copy("Resources/Examples")],
+            exclude: ["Resources"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedResources"]
+        ),
+        // Builds a target's Resources folder into its code (`EmbeddedResources`), so that the
+        // courier binary is one file that works wherever it is copied.
+        .plugin(
+            name: "EmbedResources",
+            capability: .buildTool(),
+            dependencies: ["EmbedResourcesTool"],
+            path: "Plugins/EmbedResources"
+        ),
+        .executableTarget(
+            name: "EmbedResourcesTool",
+            path: "Plugins/EmbedResourcesTool",
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -5,9 +5,9 @@ public import Foundation
 /// replayed through `ReplayTransport`, and a feed file. The same files are in the
 /// repository's `Examples/`.
 public enum AppExamples {
-    /// The example feed (RSS).
-    public static var feed: URL? {
-        Bundle.module.url(forResource: "feed", withExtension: "xml", subdirectory: "Examples")
+    /// The example feed (RSS), as the document's bytes.
+    public static var feed: Data? {
+        EmbeddedResources.bytes("Examples/feed.xml").map { Data($0) }
     }
 
     /// The recording of store searches and their artwork.
@@ -30,13 +30,12 @@ public enum AppExamples {
     }
 
     private static func recording(_ name: String) throws(AppServerError) -> Cassette {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Examples") else {
-            throw .missingResource("Examples/\(name).json")
-        }
+        let path = "Examples/\(name).json"
+        guard let bytes = EmbeddedResources.bytes(path) else { throw .missingResource(path) }
         do {
-            return try Cassette.load(from: url)
+            return try Cassette.decode(Data(bytes), name: path)
         } catch {
-            throw .missingResource("Examples/\(name).json (\(error.description))")
+            throw .missingResource("\(path) (\(error.description))")
         }
     }
 }

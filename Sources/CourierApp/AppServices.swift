@@ -45,8 +45,8 @@ public struct AppServices: Sendable {
     /// Lists an `https://` repository's refs for the Refs tab; by default on `feeds`'s client,
     /// with ``gitLimits``.
     public var gitOverHTTP: HTTPGitClient
-    /// A feed file offered on the Feed tab, read with no network.
-    public var exampleFeed: URL?
+    /// A feed document offered on the Feed tab, read with no network.
+    public var exampleFeed: Data?
     /// A repository offered on the Refs tab, served on this machine
     /// (``ExampleRepository/withService(logger:_:)``).
     public var exampleRepository: URL?
@@ -69,7 +69,7 @@ public struct AppServices: Sendable {
         feeds: HTTPClient,
         git: AsyncGitClient = AsyncGitClient(limits: AppServices.gitLimits),
         gitOverHTTP: HTTPGitClient? = nil,
-        exampleFeed: URL? = AppExamples.feed,
+        exampleFeed: Data? = AppExamples.feed,
         exampleRepository: URL? = nil,
         notes: [String] = []
     ) {

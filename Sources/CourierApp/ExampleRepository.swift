@@ -64,16 +64,7 @@ public enum ExampleRepository {
     /// The protocol v0 advertisement of the example's refs.
     static func advertisement() throws(AppServerError) -> [UInt8] {
         let name = "Examples/courier-example.refs"
-        guard
-            let url = Bundle.module.url(
-                forResource: "courier-example",
-                withExtension: "refs",
-                subdirectory: "Examples"
-            ),
-            let data = FileManager.default.contents(atPath: url.path)
-        else {
-            throw .missingResource(name)
-        }
+        guard let data = EmbeddedResources.bytes(name) else { throw .missingResource(name) }
         do {
             let refs = try RefAdvertisement(lsRemoteListing: String(decoding: data, as: UTF8.self), address: name)
             return try refs.smartHTTPAdvertisement(agent: "courier")

@@ -145,17 +145,27 @@ public struct Cassette: Codable, Sendable, Equatable {
         } catch {
             throw CassetteError(file: file.path, reason: "cannot be read (\((error as NSError).localizedDescription))")
         }
+        return try decode(data, name: file.path)
+    }
+
+    /// Reads a cassette from its JSON, as ``load(from:)`` reads a file's.
+    ///
+    /// - Parameters:
+    ///   - data: The cassette's JSON.
+    ///   - name: Where it comes from, for errors (a path, "Examples/store.json").
+    /// - Throws: ``CassetteError`` naming `name` and what is wrong with the cassette.
+    public static func decode(_ data: Data, name: String) throws(CassetteError) -> Cassette {
         let cassette: Cassette
         do {
             cassette = try JSONDecoder().decode(Cassette.self, from: data)
         } catch {
-            throw CassetteError(file: file.path, reason: "is not a cassette: \(error)")
+            throw CassetteError(file: name, reason: "is not a cassette: \(error)")
         }
         for (index, interaction) in cassette.interactions.enumerated()
         where !Self.finalStatuses.contains(interaction.response.status) {
             let request = interaction.request
             throw CassetteError(
-                file: file.path,
+                file: name,
                 reason: "has an impossible status in entry \(index + 1) (\(request.method) \(request.url)): "
                     + "\(interaction.response.status) is not a final HTTP status (200…999)"
             )

@@ -40,7 +40,7 @@ struct ExampleRecordingsTests {
             committed == made,
             "regenerate with COURIER_WRITE_EXAMPLES=1 swift test --filter ExampleRecordingsTests"
         )
-        #expect(try AppExamples.storeRecording() == committed, "the bundle holds the same file")
+        #expect(try AppExamples.storeRecording() == committed, "the built-in copy is the same file")
     }
 
     /// Every prefix a person types on the way to each term, without repeats.

@@ -8,7 +8,7 @@ import NIOCore
 /// each as soon as it is parsed, then the feed's own fields — or the error that ended it.
 struct FeedRoutes: Sendable {
     let client: HTTPClient
-    let example: URL?
+    let example: Data?
     /// Entries sent to the page at most.
     static let maximumEntries = 1000
 
@@ -20,7 +20,7 @@ struct FeedRoutes: Sendable {
         let source: Source
         if request.parameter("example") != nil {
             guard let example else { return AppResponse.problem(.notFound, "This app has no example feed.") }
-            source = .file(example)
+            source = .bytes(example)
         } else {
             guard let text = request.parameter("url"), let url = URL(string: text),
                 let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
@@ -46,8 +46,6 @@ struct FeedRoutes: Sendable {
                     try await writer.write(AppResponse.line(Line(error: error.message)))
                 } catch is CancellationError {
                     return
-                } catch let error as FileError {
-                    try await writer.write(AppResponse.line(Line(error: error.message)))
                 }
                 try await writer.finish(nil)
             }
@@ -56,11 +54,7 @@ struct FeedRoutes: Sendable {
 
     private enum Source: Sendable {
         case url(URL)
-        case file(URL)
-    }
-
-    private struct FileError: Error {
-        let message: String
+        case bytes(Data)
     }
 
     private static let accept =
@@ -85,12 +79,12 @@ struct FeedRoutes: Sendable {
                 contentType: response.head.headerFields[.contentType]
             )
             try await send(entries, write: write)
-        case .file(let file):
-            guard let handle = try? FileHandle(forReadingFrom: file) else {
-                throw FileError(message: "The example feed \(file.lastPathComponent) cannot be read.")
+        case .bytes(let document):
+            let chunks = AsyncStream<Data> { continuation in
+                continuation.yield(document)
+                continuation.finish()
             }
-            defer { try? handle.close() }
-            try await send(parser.entries(in: handle, baseURL: nil, contentType: nil), write: write)
+            try await send(parser.entries(in: chunks), write: write)
         }
     }
 

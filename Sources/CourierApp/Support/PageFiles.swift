@@ -20,10 +20,8 @@ struct PageFiles: Sendable {
     }
 
     private static func read(_ name: String) throws(AppServerError) -> Data {
-        guard let url = Bundle.module.resourceURL?.appendingPathComponent("Web/\(name)"),
-            let data = try? Data(contentsOf: url)
-        else { throw .missingResource("Web/\(name)") }
-        return data
+        guard let bytes = EmbeddedResources.bytes("Web/\(name)") else { throw .missingResource("Web/\(name)") }
+        return Data(bytes)
     }
 
     /// Nothing from elsewhere: scripts, styles, images and connections to the app itself only.

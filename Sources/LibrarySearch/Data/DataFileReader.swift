@@ -23,16 +23,25 @@ enum DataFileReader {
                 : "no such file: a data directory holds \(LibraryData.locationsFile) and \(LibraryData.catalogFile)"
             throw DataFileError(file: file.path, problem: reason)
         }
+        return try decode(data, file: file.path, as: type)
+    }
+
+    /// The records in `data`, the contents of `file` (named in errors), checked.
+    static func decode<Record: DataRecord>(
+        _ data: Data,
+        file: String,
+        as type: Record.Type
+    ) throws(DataFileError) -> [Record] {
         let records: [Record]
         do {
             records = try JSONDecoder().decode([Record].self, from: data)
         } catch {
-            throw explain(error, in: Array(data), file: file.path, kind: Record.kind)
+            throw explain(error, in: Array(data), file: file, kind: Record.kind)
         }
         for (index, record) in records.enumerated() {
             if let (field, problem) = record.problem() {
                 throw DataFileError(
-                    file: file.path,
+                    file: file,
                     position: JSONSyntax.position(of: [String(index), field], in: Array(data)),
                     problem: "[\(index)].\(field): \(problem)"
                 )

@@ -42,9 +42,20 @@ public struct LibraryData: Sendable {
     /// The data set built into `courier serve`: libraries in more than 40 countries and a
     /// catalog of classic books.
     public static func embedded() throws(DataFileError) -> LibraryData {
-        guard let directory = Bundle.module.resourceURL?.appendingPathComponent("Data") else {
-            throw DataFileError(file: "Data", problem: "the built-in data is missing from the LibraryServer bundle")
+        LibraryData(
+            locations: try builtIn(locationsFile, as: Location.self),
+            books: try builtIn(catalogFile, as: Book.self)
+        )
+    }
+
+    /// The records of the built-in data file `name` (`Resources/Data/<name>`).
+    private static func builtIn<Record: DataRecord>(
+        _ name: String,
+        as type: Record.Type
+    ) throws(DataFileError) -> [Record] {
+        guard let bytes = EmbeddedResources.bytes("Data/\(name)") else {
+            throw DataFileError(file: name, problem: "is not among the built-in data")
         }
-        return try load(from: directory)
+        return try DataFileReader.decode(Data(bytes), file: "the built-in \(name)", as: type)
     }
 }

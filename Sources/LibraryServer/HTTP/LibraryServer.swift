@@ -36,14 +36,14 @@ public struct LibraryServer: Sendable {
 
     /// Prepares a server for the in-memory `library`.
     ///
-    /// - Throws: `DataFileError` if the page or the OpenAPI document is missing from the bundle.
+    /// - Throws: `DataFileError` if the page or the OpenAPI document is not built in.
     public init(library: Library, logger: Logger = Logger(label: "courier.library")) throws(DataFileError) {
         try self.init(store: library, logger: logger)
     }
 
     /// Prepares a server for the data in `store`.
     ///
-    /// - Throws: `DataFileError` if the page or the OpenAPI document is missing from the bundle.
+    /// - Throws: `DataFileError` if the page or the OpenAPI document is not built in.
     public init(store: any LibraryStore, logger: Logger = Logger(label: "courier.library")) throws(DataFileError) {
         self.store = store
         self.logger = logger
@@ -55,11 +55,12 @@ public struct LibraryServer: Sendable {
         self.openAPI = StaticFile(bytes: try Self.resource("openapi.json"), contentType: "application/json")
     }
 
-    /// The bytes of `Resources/<name>` in the module's bundle.
+    /// The bytes of `Resources/<name>`, built into the module.
     private static func resource(_ name: String) throws(DataFileError) -> [UInt8] {
-        guard let url = Bundle.module.resourceURL?.appendingPathComponent(name), let data = try? Data(contentsOf: url)
-        else { throw DataFileError(file: name, problem: "missing from the LibraryServer bundle: reinstall courier") }
-        return Array(data)
+        guard let bytes = EmbeddedResources.bytes(name) else {
+            throw DataFileError(file: name, problem: "is not among LibraryServer's built-in resources")
+        }
+        return bytes
     }
 
     // MARK: - Routes
