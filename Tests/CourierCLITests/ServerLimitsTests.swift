@@ -75,6 +75,9 @@ struct ServerLimitsTests {
         first = nil  // closes it: the place is free
         let answer = await second.read(for: 60)
         #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text)")
+        // SIGHUP (`systemctl reload`) with the built-in data changes nothing and stops nothing.
+        service.send(SIGHUP)
+        #expect(await service.waitForLog("SIGHUP: nothing to reload"))
         #expect(await service.stop(with: SIGINT).status == 0)
     }
 

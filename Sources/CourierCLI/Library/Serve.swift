@@ -151,9 +151,20 @@ struct Serve: AsyncParsableCommand {
         let port = try listeningPort()
         do {
             try await withThrowingDiscardingTaskGroup { group in
-                // SIGHUP reads the data files at once, while the server runs.
-                if let files = store as? ReloadingLibrary, server.handlesSignals {
-                    group.addTask { await ReloadSignal.handle { await files.reloaded(force: true) } }
+                // SIGHUP reads the data files at once, while the server runs. Without files it
+                // changes nothing, but is still caught: `systemctl reload` sends it, and its
+                // default action would stop the service.
+                if server.handlesSignals {
+                    let files = store as? ReloadingLibrary
+                    group.addTask {
+                        await ReloadSignal.handle {
+                            guard let files else {
+                                logger.notice("SIGHUP: nothing to reload, the data does not come from files (--data)")
+                                return
+                            }
+                            await files.reloaded(force: true)
+                        }
+                    }
                 }
                 try await libraryServer.run(
                     host: server.host,
