@@ -6,6 +6,10 @@ import LibrarySearch
 import LibraryServer
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `courier serve`: the library service and its search page.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -131,6 +135,10 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // SIGHUP (`systemctl reload`) is ignored until the handler below is installed and after
+        // it is gone: reading and indexing the data takes a moment, and its default action
+        // would end the server.
+        if server.handlesSignals { signal(SIGHUP, SIG_IGN) }
         let logger = server.logger(label: "courier.serve", default: .info)
         let (store, summary) = try makeStore(logger: logger)
         let libraryServer: LibraryServer
@@ -159,7 +167,7 @@ struct Serve: AsyncParsableCommand {
                     group.addTask {
                         await ReloadSignal.handle {
                             guard let files else {
-                                logger.notice("SIGHUP: nothing to reload, the data does not come from files (--data)")
+                                logger.notice("SIGHUP: nothing to reload, only files given with --data are read again")
                                 return
                             }
                             await files.reloaded(force: true)
