@@ -30,7 +30,7 @@ public struct AppServer: Sendable {
 
     /// An app over `services`.
     ///
-    /// - Throws: ``AppServerError/missingResource(_:)`` when the page is missing from the bundle.
+    /// - Throws: ``AppServerError/missingResource(_:)`` when a built-in file of the page cannot be read.
     public init(services: AppServices, logger: Logger = Logger(label: "courier.app")) throws(AppServerError) {
         self.services = services
         self.logger = logger
@@ -145,14 +145,15 @@ private struct RatingService: Service {
 public enum AppServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The address could not be listened on.
     case cannotListen(address: String, reason: String)
-    /// A file of the page is missing from the module's bundle.
+    /// A file built into the module (the page, an example) is missing or cannot be read.
     case missingResource(String)
 
     /// What went wrong and what to do.
     public var description: String {
         switch self {
         case .cannotListen(let address, let reason): "Cannot listen on \(address): \(reason)."
-        case .missingResource(let name): "The app's \(name) is missing from its bundle; reinstall Courier."
+        case .missingResource(let name):
+            "The app's built-in \(name) is missing or damaged in this build of Courier; please report it."
         }
     }
 }

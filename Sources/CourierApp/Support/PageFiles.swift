@@ -5,7 +5,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The page and its script and style, read once from the bundle. The page is the only HTML the
+/// The page and its script and style, read once from what is built in. The page is the only HTML the
 /// app serves; it carries the run's token and a policy that lets it load nothing from
 /// elsewhere.
 struct PageFiles: Sendable {
