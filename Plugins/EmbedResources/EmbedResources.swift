@@ -9,6 +9,9 @@ import PackagePlugin
 struct EmbedResources: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         let resources = target.directoryURL.appending(path: "Resources")
+        guard FileManager.default.fileExists(atPath: resources.path(percentEncoded: false)) else {
+            throw Failure(description: "\(target.name) uses EmbedResources but has no Resources folder")
+        }
         let files = try Self.files(under: resources)
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedResources.swift")
         return [
@@ -23,7 +26,13 @@ struct EmbedResources: BuildToolPlugin {
         ]
     }
 
-    /// The regular files under `directory`, in a stable order.
+    /// Why the plugin cannot embed a target's resources.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The regular files under `directory`, in a stable order. Hidden files (`.DS_Store`, an
+    /// editor's swap file) are left out.
     private static func files(under directory: URL) throws -> [URL] {
         guard
             let walker = FileManager.default.enumerator(

@@ -10,10 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 runs=${1:-100}
-for tool in hyperfine curl git; do
+for tool in hyperfine curl git python3; do
     command -v $tool >/dev/null || { echo "$tool is missing: apt-get install -y $tool" >&2; exit 2; }
 done
-[ -x .build/dist/courier ] || scripts/release >&2
+[ -x .build/dist/courier ] || scripts/release >&2  # an existing one is used: rebuild it after a change
 courier=$(readlink -f .build/dist/courier)
 work=$(mktemp -d)
 server=""
@@ -54,6 +54,6 @@ print(f"{'command':<28}{'ms':>8}{'ratio':>8}")
 for command, peer in [("courier --version", "git --version"), ("courier get (small body)", "curl -s (small body)")]:
     print(f"{command:<28}{median[command]:>8.2f}{median[command] / median[peer]:>8.2f}")
     print(f"{peer:<28}{median[peer]:>8.2f}{1:>8.2f}")
-if sys.argv[3]:
+if sys.argv[3] and sys.argv[4]:
     print(f"instructions: courier --version {int(sys.argv[3]):,}; courier get {int(sys.argv[4]):,}")
 PY
