@@ -29,16 +29,26 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let safe = FeedHTML.sanitized(String(decoding: bytes, as: UTF8.self), base: base)
     precondition(!safe.lowercased().contains("<script"), "the sanitizer let a script through")
     precondition(FeedHTML.sanitized(safe, base: base) == safe, "sanitizing twice changed the HTML")
-    // Every URL kept is http(s) with a host, or mailto.
-    for attribute in [" href=\"", " src=\"", " cite=\"", " poster=\""] {
-        var rest = Substring(safe)
-        while let found = rest.range(of: attribute) {
-            rest = rest[found.upperBound...]
-            precondition(
-                rest.hasPrefix("http://") || rest.hasPrefix("https://") || rest.hasPrefix("mailto:"),
-                "the sanitizer kept a URL that is not the web's"
-            )
+    // Every URL kept is http(s) with a host, or mailto. The tags are read as the sanitizer
+    // writes them: text holds no raw `<`, and a value no raw `"` or `>`, so ` href="` inside a
+    // value (`<summary type=" href=">`) is not an attribute.
+    var rest = Substring(safe)
+    while let open = rest.firstIndex(of: "<") {
+        let close = rest[open...].firstIndex(of: ">") ?? rest.endIndex
+        var tag = rest[rest.index(after: open)..<close]
+        while let equals = tag.range(of: "=\"") {
+            let name = tag[..<equals.lowerBound].split(separator: " ").last ?? ""
+            let valueEnd = tag[equals.upperBound...].firstIndex(of: "\"") ?? tag.endIndex
+            let value = tag[equals.upperBound..<valueEnd]
+            if ["href", "src", "cite", "poster"].contains(name) {
+                precondition(
+                    value.hasPrefix("http://") || value.hasPrefix("https://") || value.hasPrefix("mailto:"),
+                    "the sanitizer kept a URL that is not the web's"
+                )
+            }
+            tag = valueEnd < tag.endIndex ? tag[tag.index(after: valueEnd)...] : ""
         }
+        rest = close < rest.endIndex ? rest[rest.index(after: close)...] : ""
     }
     // A long base, as a hostile xml:base gives one: still linear, and bounded.
     let longBase = URL(string: "https://example.com/" + String(repeating: "a", count: 9000) + "/")

@@ -32,6 +32,10 @@ struct FeedHTMLTests {
             #"<a href="mailto:me@example.com" rel="noopener noreferrer nofollow">m</a>"#
         ),
         ("<form action=x><input name=p>t</form>", "t"),
+        // A value that reads like an attribute stays a value, its quotes escaped (fuzzing found
+        // the first: the harness had taken ` href="` in it for a link).
+        ("<summary type=\" href=\">", #"<summary type=" href="></summary>"#),
+        ("<summary type='\" href=\"javascript:x'>", #"<summary type="&quot; href=&quot;javascript:x"></summary>"#),
         ("<object data=x>fallback</object>t", "t"),
         ("<!-- <script>x</script> -->t", "t"),
         ("<![CDATA[x]]>t<?php x ?>", "t"),
