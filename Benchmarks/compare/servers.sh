@@ -1,6 +1,7 @@
 # Sourced by the comparison scripts that start servers on loopback.
 #
 #   . Benchmarks/compare/servers.sh
+#   free_port                        a loopback port nothing listens on now
 #   wait_until_answers URL [TRIES]   a GET of URL succeeds within TRIES tenths of a second (50)
 #   start_test_server PORT           the Hummingbird test server (client-load, release) on PORT,
 #                                    stopped on exit (with $work removed, when the script set one)
@@ -8,6 +9,10 @@
 #                                    (servers, types, gzip…) inside http { }; its pid is $nginx
 
 export COURIER_BENCHMARKS=1  # Package.swift loads the benchmark programs only when asked
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
 
 wait_until_answers() {
     local url=$1 tries=${2:-50}

@@ -19,11 +19,12 @@ work=$(mktemp -d)
 server=""
 trap '[ -z "$server" ] || kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+. Benchmarks/compare/servers.sh
+port=$(free_port)
 "$courier" serve --port "$port" --log-level error >"$work/serve.log" 2>&1 &
 server=$!
 url="http://127.0.0.1:$port/health"
-for _ in $(seq 300); do curl -fs "$url" >/dev/null 2>&1 && break; sleep 0.1; done
+wait_until_answers "$url" 300
 # The same bytes from both (courier prints the body as the server sent it).
 "$courier" get "$url" >"$work/courier" && curl -fs "$url" >"$work/curl"
 cmp -s "$work/courier" "$work/curl" || { echo "courier get and curl printed different bodies" >&2; exit 1; }
